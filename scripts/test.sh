@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# test.sh - Set up and build (scripts/setup.sh), run every ctest test (unit
-# tests and the lit suite), then fuzz the frontend for a bounded time
-# (scripts/fuzz.sh; STENCILC_FUZZ_SECONDS, default 60). This is what CI runs.
+# test.sh - Set up and build (scripts/setup.sh), fuzz the frontend for a
+# bounded time (scripts/fuzz.sh; STENCILC_FUZZ_SECONDS, default 60), then run
+# every ctest test (unit tests, the lit suite). This is what CI runs; ctest
+# goes last so that its summary closes the log.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,5 +10,5 @@ build=${STENCILC_BUILD_DIR:-$root/build}
 jobs=${STENCILC_JOBS:-2}
 
 bash "$root/scripts/setup.sh"
-ctest --test-dir "$build" --output-on-failure -j "$jobs"
 bash "$root/scripts/fuzz.sh" "${STENCILC_FUZZ_SECONDS:-60}"
+ctest --test-dir "$build" --output-on-failure -j "$jobs"

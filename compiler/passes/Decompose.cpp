@@ -62,12 +62,11 @@ bool splitStencil(const LinearStencil &linear, int parts, Decomposition &out, st
   }
   // Greedy contiguous runs: close a run once it holds its share of the terms,
   // leaving at least one group for each later run.
-  int part = 0, inPart = 0, done = 0;
+  int part = 0, inPart = 0;
   for (size_t i = 0; i < items.size(); ++i) {
     const Item &item = items[i];
     out.sweeps[part].groups[item.update].push_back(item.group);
     inPart += item.terms;
-    done += item.terms;
     int remainingItems = int(items.size() - i - 1);
     int remainingParts = parts - part - 1;
     bool share = inPart * parts >= totalTerms;
