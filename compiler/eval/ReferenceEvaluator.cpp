@@ -419,7 +419,12 @@ EvalData makeRandomEvalData(const ir::Stencil &stencil, const EvalSizes &sizes, 
     if (isOutput) {
       grid->poison();
     } else {
-      grid->fillRandom(fieldSeed, -1.0, 1.0);
+      // Material fields (`in`) are positive and away from zero, like velocities and
+      // densities, since updates divide by them and take their square roots.
+      if (field.role == FieldRole::Input)
+        grid->fillRandom(fieldSeed, 0.5, 1.5);
+      else
+        grid->fillRandom(fieldSeed, -1.0, 1.0);
       grid->forEachPointWithHalo([&](int i, int j, int k) {
         (*grid)(i, j, k) = representable(stencil, (*grid)(i, j, k));
       });

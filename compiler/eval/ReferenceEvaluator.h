@@ -78,7 +78,8 @@ struct EvalData {
 };
 
 /// Allocates data for `stencil` and fills it reproducibly from `seed`:
-/// fields and halos uniform in [-1, 1), index fields uniform in
+/// time fields and halos uniform in [-1, 1), `in` fields uniform in [0.5, 1.5)
+/// (material parameters: positive, as updates divide by them), index fields uniform in
 /// [0, tableColumns), tables uniform in [-1, 1), scalars uniform in [0.5, 1.5)
 /// (away from 0, as they may divide), outputs poisoned with NaN. For a float
 /// stencil every value is rounded to float first, so that a float kernel fed

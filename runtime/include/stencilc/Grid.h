@@ -49,6 +49,7 @@ template <typename T> class Grid {
   static_assert(std::is_arithmetic_v<T>, "grids hold numbers");
 
 public:
+  using value_type = T;
   /// Elements per cache line: the unit of row padding and alignment.
   static constexpr std::ptrdiff_t kAlignElems = kCacheLineBytes / sizeof(T);
 

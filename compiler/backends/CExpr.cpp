@@ -1,0 +1,88 @@
+//===- CExpr.cpp ----------------------------------------------------------===//
+#include "backends/CExpr.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace stencilc::backend {
+
+using Kind = ir::Expr::Kind;
+
+namespace {
+enum Precedence { AddPrec = 1, MulPrec = 2, UnaryPrec = 3, AtomPrec = 4 };
+
+int precedence(const ir::Expr &e) {
+  switch (e.kind) {
+  case Kind::Add:
+  case Kind::Sub: return AddPrec;
+  case Kind::Mul:
+  case Kind::Div: return MulPrec;
+  case Kind::Neg: return UnaryPrec;
+  default: return AtomPrec;
+  }
+}
+
+const char *cFunction(ir::FuncKind f) {
+  switch (f) {
+  case ir::FuncKind::Sin: return "std::sin";
+  case ir::FuncKind::Cos: return "std::cos";
+  case ir::FuncKind::Sqrt: return "std::sqrt";
+  case ir::FuncKind::Exp: return "std::exp";
+  case ir::FuncKind::Abs: return "std::abs";
+  }
+  return "?";
+}
+
+std::string wrap(const std::string &text, bool parens) { return parens ? "(" + text + ")" : text; }
+} // namespace
+
+std::string printCExpr(const ir::Expr &e, const CExprNames &names) {
+  auto operand = [&](const ir::Expr &op, int minPrec) {
+    return wrap(printCExpr(op, names), precedence(op) < minPrec);
+  };
+  switch (e.kind) {
+  case Kind::Number: return "Real(" + e.spelling + ")";
+  case Kind::ScalarRef: return names.scalar(e.id);
+  case Kind::FieldRef: return names.field(e.id, e.offset);
+  case Kind::TableRef: return names.table(e.id, e.row, e.indexField);
+  case Kind::Neg: return "-" + operand(*e.operands[0], UnaryPrec);
+  case Kind::Add:
+    return operand(*e.operands[0], AddPrec) + " + " + operand(*e.operands[1], AddPrec);
+  case Kind::Sub:
+    return operand(*e.operands[0], AddPrec) + " - " + operand(*e.operands[1], MulPrec);
+  case Kind::Mul:
+    return operand(*e.operands[0], MulPrec) + " * " + operand(*e.operands[1], MulPrec);
+  case Kind::Div:
+    return operand(*e.operands[0], MulPrec) + " / " + operand(*e.operands[1], UnaryPrec);
+  case Kind::Call: return std::string(cFunction(e.func)) + "(" + printCExpr(*e.operands[0], names) + ")";
+  case Kind::Sum:
+  case Kind::Deriv: break;
+  }
+  throw std::logic_error("printCExpr: sums and derivatives are expanded before code generation");
+}
+
+std::string realLiteral(const Coefficient &c) {
+  if (c.isExact()) {
+    const Rational &r = *c.exact();
+    if (r.isInteger())
+      return fmt::format("Real({})", r.num());
+    return fmt::format("Real({}.0 / {}.0)", r.num(), r.den());
+  }
+  return fmt::format("Real({})", c.value());
+}
+
+std::string coefficientProduct(const Coefficient &c, const std::vector<std::string> &factors) {
+  std::string product;
+  for (const std::string &f : factors)
+    product += (product.empty() ? "" : " * ") + f;
+  if (product.empty())
+    return realLiteral(c);
+  if (c.isOne())
+    return product;
+  if (c.isMinusOne())
+    return "-" + product;
+  return realLiteral(c) + " * " + product;
+}
+
+} // namespace stencilc::backend

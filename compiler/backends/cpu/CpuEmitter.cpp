@@ -1,0 +1,739 @@
+//===- CpuEmitter.cpp - C++/OpenMP-SIMD kernels from linear forms ----------===//
+//
+// Every variant is built from the same pieces: a loop over x that evaluates
+// some coefficient groups of some updates at each point (a "row body"). The
+// naive and blocked variants evaluate every group of a sweep per output row;
+// the planes variant evaluates, per input plane, the groups' points on that
+// plane into partial sums of the output rows it touches, and finishes a row
+// once its last input plane is in.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/CpuEmitter.h"
+
+#include "backends/CExpr.h"
+#include "backends/KernelNames.h"
+#include "ir/Printer.h"
+#include "support/Template.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace stencilc::backend {
+
+namespace {
+
+using ir::FieldRole;
+using ir::Offset;
+
+// Default tile sizes; `stencilc bench --search` finds better ones per machine.
+constexpr int kBlockedY = 16, kBlockedZ = 16;
+constexpr int kPlanesY = 16, kPlanesZ = 64;
+
+/// The pieces of one update that a row body evaluates.
+struct RowItem {
+  int update = 0;
+  std::vector<int> groups; ///< coefficient groups, each restricted to `dz` if set
+  bool pointwise = false;  ///< add the update's pointwise part
+};
+
+/// Records which fields, tables and scalars a body uses, so that its prologue
+/// declares exactly those.
+class BodyUses {
+public:
+  BodyUses(const ir::Stencil &s, const KernelNames &names) : s_(s), names_(names) {}
+
+  std::string access(int field, const Offset &o) {
+    fields_.insert(field);
+    std::string address = "x";
+    if (o[0])
+      address += fmt::format(" {} {}", o[0] < 0 ? '-' : '+', std::abs(o[0]));
+    auto stride = [&](int n, const std::string &name) {
+      if (n == 0)
+        return;
+      address += fmt::format(" {} ", n < 0 ? '-' : '+');
+      address += std::abs(n) == 1 ? name : fmt::format("{} * {}", std::abs(n), name);
+    };
+    if (o[1]) {
+      lines_.insert(field);
+      stride(o[1], names_.line(field));
+    }
+    if (o[2]) {
+      planes_.insert(field);
+      stride(o[2], names_.plane(field));
+    }
+    return fmt::format("{}[{}]", names_.field(field), address);
+  }
+
+  CExprNames exprNames() {
+    CExprNames n;
+    n.scalar = [this](int id) {
+      scalars_.insert(id);
+      return names_.scalar(id);
+    };
+    n.field = [this](int id, const Offset &o) { return access(id, o); };
+    n.table = [this](int table, int row, int index) {
+      columns_.insert({table, index});
+      fields_.insert(index);
+      return fmt::format("{}[{}]", names_.tableColumn(table, index), row);
+    };
+    return n;
+  }
+
+  /// Declarations before the x loop: row pointers at (y, z), strides, scalars.
+  std::string prologue(const std::set<int> &outputs) const {
+    std::string out;
+    for (int f : fields_) {
+      const ir::Field &field = s_.fields[f];
+      bool writable = outputs.count(f) != 0;
+      out += fmt::format("  {}{} *{} = args.{}.row(y, z);\n", writable ? "" : "const ",
+                         cType(field), names_.field(f), names_.field(f));
+    }
+    for (int f : lines_)
+      out += fmt::format("  const std::ptrdiff_t {} = args.{}.line;\n", names_.line(f),
+                         names_.field(f));
+    for (int f : planes_)
+      out += fmt::format("  const std::ptrdiff_t {} = args.{}.plane;\n", names_.plane(f),
+                         names_.field(f));
+    for (int sc : scalars_)
+      out += fmt::format("  const Real {} = args.{};\n", names_.scalar(sc), names_.scalar(sc));
+    return out;
+  }
+
+  /// Declarations inside the x loop: each table's coefficients for this point.
+  std::string perPoint() const {
+    std::string out;
+    for (const auto &[table, index] : columns_)
+      out += fmt::format("    const Real *{} = tables.{}.column({}[x]);\n",
+                         names_.tableColumn(table, index), names_.table(table),
+                         names_.field(index));
+    return out;
+  }
+
+  bool usesTables() const { return !columns_.empty(); }
+  void addField(int f) { fields_.insert(f); }
+
+  std::string cType(const ir::Field &f) const {
+    if (f.role != FieldRole::Index)
+      return "Real";
+    switch (f.indexType) {
+    case ir::IndexType::UInt8: return "std::uint8_t";
+    case ir::IndexType::UInt16: return "std::uint16_t";
+    case ir::IndexType::Int32: return "std::int32_t";
+    }
+    return "?";
+  }
+
+private:
+  const ir::Stencil &s_;
+  const KernelNames &names_;
+  std::set<int> fields_, lines_, planes_, scalars_;
+  std::set<std::pair<int, int>> columns_;
+};
+
+class CpuEmitter {
+public:
+  CpuEmitter(const CompiledStencil &c, const CpuEmitOptions &options)
+      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), names_(s_),
+        kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
+        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {}
+
+  std::vector<GeneratedFile> emit() {
+    std::map<std::string, std::string> common = {
+        {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_},
+        {"REAL", ir::elemTypeName(s_.elemType)}};
+    auto header = common;
+    header["DIMS"] = std::to_string(s_.dims);
+    header["RADIUS"] = std::to_string(s_.radius);
+    header["ARG_MEMBERS"] = argMembers();
+    header["ROTATION_SUMMARY"] = rotationSummary();
+    auto source = common;
+    source["STENCIL"] = s_.name;
+    source["TABLE_MEMBERS"] = tableMembers();
+    source["TABLE_INIT"] = tableInit();
+    source["SWEEPS"] = sweeps();
+    source["CHECK_2D"] = s_.dims == 2 ? " || a.extent.nz != 1" : "";
+    source["CHECK_ARGS"] = checkArgs();
+    source["RUN_BODY"] = runBody();
+    source["ROTATE_BODY"] = rotateBody();
+    source["ERASED_ARGS"] = erasedArgs();
+    source["SWEEP_COUNT"] = std::to_string(decomposition_.sweeps.size());
+    source["FIELD_INFO"] = fieldInfo();
+    source["TABLE_INFO"] = tableInfo();
+    source["SCALAR_INFO"] = scalarInfo();
+    return {{kernel_ + ".h", renderTemplate(embeddedTemplate("cpu/kernel.h.tmpl"), header)},
+            {kernel_ + ".cpp", renderTemplate(embeddedTemplate("cpu/kernel.cpp.tmpl"), source)}};
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Declarations
+  //===--------------------------------------------------------------------===//
+
+  std::string description() const {
+    std::string d = fmt::format("// Stencil {}: {}d, {}, ", s_.name, s_.dims,
+                                ir::elemTypeName(s_.elemType));
+    d += s_.order ? fmt::format("order {} (radius {}).\n", s_.order, s_.radius)
+                  : fmt::format("radius {}.\n", s_.radius);
+    for (size_t u = 0; u < s_.updates.size(); ++u) {
+      const LinearForm &form = linear_.updates[u];
+      ReadSummary reads = summarizeReads(form);
+      d += fmt::format("// Update {} = {}\n", s_.fields[form.output].name,
+                       ir::exprToString(s_, *s_.updates[u].rhs));
+      d += fmt::format("//   {} points read ({} off-axis) in {} coefficient groups over {} "
+                       "z-plane{}.\n",
+                       reads.points.size(), reads.offAxisPoints, form.groups.size(),
+                       reads.planes.size(), reads.planes.size() == 1 ? "" : "s");
+    }
+    d += fmt::format("// Plan: {} sweep{} per step", decomposition_.sweeps.size(),
+                     decomposition_.sweeps.size() == 1 ? "" : "s");
+    for (const SubStencil &sweep : decomposition_.sweeps)
+      d += fmt::format("; {}", sweep.reason);
+    d += ".\n// Variants (rt::RunOptions::variant): naive, blocked (y/z tiles), planes "
+         "(partial-plane\n// accumulation, one input plane at a time).\n";
+    return d;
+  }
+
+  std::string fieldComment(const ir::Field &f) const {
+    std::string c = ir::fieldRoleName(f.role);
+    if (f.role == FieldRole::Index)
+      c += std::string(" ") + ir::indexTypeName(f.indexType);
+    if (f.advances >= 0)
+      c += ", next level of " + s_.fields[f.advances].name;
+    if (f.overwrites >= 0)
+      c += ", may share storage with " + s_.fields[f.overwrites].name + " (in place)";
+    return c;
+  }
+
+  std::string argMembers() const {
+    std::string out;
+    BodyUses types(s_, names_);
+    for (size_t f = 0; f < s_.fields.size(); ++f) {
+      const ir::Field &field = s_.fields[f];
+      bool writable = field.role == FieldRole::Output;
+      out += fmt::format("  rt::FieldView<{}{}> {}; ///< {}\n", writable ? "" : "const ",
+                         types.cType(field), names_.field(int(f)), fieldComment(field));
+    }
+    for (size_t t = 0; t < s_.tables.size(); ++t) {
+      const ir::Table &table = s_.tables[t];
+      std::string rows = std::to_string(table.rows) + " rows";
+      if (table.rowSource == ir::Table::RowSource::Classes)
+        rows += ": one per coefficient class of " + s_.pointSets[table.pointSet].name;
+      else if (table.rowSource == ir::Table::RowSource::Points)
+        rows += ": one per point of " + s_.pointSets[table.pointSet].name;
+      out += fmt::format("  rt::TableView<Real> {}; ///< {}, any number of columns\n",
+                         names_.table(int(t)), rows);
+    }
+    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
+      out += fmt::format("  Real {} = 0; ///< run-time scalar\n", names_.scalar(int(sc)));
+    return out;
+  }
+
+  std::string rotationSummary() const {
+    std::string out;
+    for (const ir::Field &f : s_.fields) {
+      if (f.advances < 0)
+        continue;
+      if (!out.empty())
+        out += "; ";
+      if (f.overwrites >= 0)
+        out += s_.fields[f.overwrites].name + " <- ";
+      out += s_.fields[f.advances].name + " <- " + f.name;
+    }
+    return out.empty() ? "nothing to rotate (no output advances a time level)" : out;
+  }
+
+  std::string tableMembers() const {
+    std::string out;
+    for (size_t t = 0; t < s_.tables.size(); ++t)
+      out += fmt::format("  rt::PackedTable<Real> {};\n", names_.table(int(t)));
+    return out;
+  }
+
+  std::string tableInit() const {
+    std::string out;
+    for (size_t t = 0; t < s_.tables.size(); ++t)
+      out += fmt::format("{}rt::PackedTable<Real>(a.{})", t ? ", " : "", names_.table(int(t)));
+    return out;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Row bodies
+  //===--------------------------------------------------------------------===//
+
+  /// The sum of a group's terms on plane `dz` (all planes if unset), with its coefficient.
+  std::string groupExpr(BodyUses &uses, const LinearForm &form, const CoefGroup &group,
+                        std::optional<int> dz) const {
+    std::string sum;
+    int count = 0;
+    for (size_t i = 0; i < group.terms.size(); ++i) {
+      const Term &term = form.terms[group.terms[i]];
+      if (dz && term.offset[2] != *dz)
+        continue;
+      std::string read = uses.access(term.field, term.offset);
+      if (count == 0)
+        sum = (group.signs[i] < 0 ? "-" : "") + read;
+      else
+        sum += (group.signs[i] < 0 ? " - " : " + ") + read;
+      ++count;
+    }
+    if (count == 0)
+      return "";
+    std::vector<std::string> factors;
+    CExprNames exprNames = uses.exprNames();
+    for (const ir::ExprPtr &factor : form.terms[group.terms[0]].factors) {
+      std::string text = printCExpr(*factor, exprNames);
+      bool atom = factor->kind != ir::Expr::Kind::Add && factor->kind != ir::Expr::Kind::Sub &&
+                  factor->kind != ir::Expr::Kind::Neg && factor->kind != ir::Expr::Kind::Div;
+      factors.push_back(atom ? text : "(" + text + ")");
+    }
+    std::string coef = coefficientProduct(group.coef, factors);
+    if (coef == "Real(1)")
+      return count == 1 ? sum : "(" + sum + ")";
+    if (coef == "Real(-1)")
+      return count == 1 && sum[0] != '-' ? "-" + sum : "-(" + sum + ")";
+    return coef + " * " + (count == 1 && sum[0] != '-' ? sum : "(" + sum + ")");
+  }
+
+  /// Does group `g` of `form` have points on plane dz?
+  static bool groupTouches(const LinearForm &form, const CoefGroup &g, int dz) {
+    for (int t : g.terms)
+      if (form.terms[t].offset[2] == dz)
+        return true;
+    return false;
+  }
+
+  /// Statements `target op= <groups>` for one update, one line per group with
+  /// the group in DSL syntax as a comment.
+  std::string sumStatements(BodyUses &uses, const RowItem &item, std::optional<int> dz,
+                            const std::string &target, bool assignFirst) const {
+    const LinearForm &form = linear_.updates[item.update];
+    std::string out;
+    bool first = assignFirst;
+    for (int g : item.groups) {
+      std::string expr = groupExpr(uses, form, form.groups[g], dz);
+      if (expr.empty())
+        continue;
+      out += fmt::format("    // g{}: {}\n", g, ir::groupToString(s_, form, form.groups[g]));
+      out += fmt::format("    {} {} {};\n", target, first ? "=" : "+=", expr);
+      first = false;
+    }
+    if (item.pointwise && form.pointwise) {
+      out += fmt::format("    // pointwise part\n    {} {} {};\n", target, first ? "=" : "+=",
+                         printCExpr(*form.pointwise, uses.exprNames()));
+      first = false;
+    }
+    if (first)
+      out += fmt::format("    {} = Real(0);\n", target);
+    return out;
+  }
+
+  /// A function over the x points of one row, wrapping a loop body.
+  static std::string rowFunction(const std::string &comment, const std::string &name,
+                                 const std::string &extraParams, const BodyUses &uses,
+                                 const std::set<int> &outputs, const std::string &body) {
+    std::string out = comment;
+    out += fmt::format("inline void {}([[maybe_unused]] const Args &args, [[maybe_unused]] const "
+                       "Tables &tables,{} std::ptrdiff_t y, std::ptrdiff_t z) {{\n",
+                       name, extraParams);
+    out += "  const std::ptrdiff_t nx = args.extent.nx;\n";
+    out += uses.prologue(outputs);
+    out += "#pragma omp simd\n  for (std::ptrdiff_t x = 0; x < nx; ++x) {\n";
+    out += uses.perPoint();
+    out += body;
+    out += "  }\n}\n\n";
+    return out;
+  }
+
+  /// The groups of update `u` that sweep `sweep` evaluates, split into those
+  /// accumulated over the planes and those applied when the point is stored.
+  void splitGroups(int sweep, int u, std::vector<int> &accumulated,
+                   std::vector<int> &atStore) const {
+    const LinearForm &form = linear_.updates[u];
+    for (int g : decomposition_.sweeps[sweep].groups[u]) {
+      if (isCentreOnlyGroup(form, form.groups[g]))
+        atStore.push_back(g);
+      else
+        accumulated.push_back(g);
+    }
+  }
+
+  std::string naiveRow(int sweep) const {
+    BodyUses uses(s_, names_);
+    std::set<int> outputs;
+    std::string body;
+    for (size_t u = 0; u < linear_.updates.size(); ++u) {
+      const LinearForm &form = linear_.updates[u];
+      RowItem item{int(u), decomposition_.sweeps[sweep].groups[u], sweep == 0};
+      int out = form.output;
+      outputs.insert(out);
+      uses.addField(out);
+      std::string sum = names_.acc(out);
+      body += fmt::format("    Real {};\n", sum);
+      body += sumStatements(uses, item, std::nullopt, sum, true);
+      body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", sum);
+    }
+    return rowFunction(fmt::format("/// Sweep {}: every group of the sweep at the points of output "
+                                   "row (y, z).\n",
+                                   sweep),
+                       fmt::format("sweep{}_row", sweep), "", uses, outputs, body);
+  }
+
+  /// Planes on which sweep `sweep` accumulates anything, ascending.
+  std::vector<int> accumulatedPlanes(int sweep) const {
+    std::set<int> planes;
+    for (size_t u = 0; u < linear_.updates.size(); ++u) {
+      std::vector<int> accumulated, atStore;
+      splitGroups(sweep, int(u), accumulated, atStore);
+      const LinearForm &form = linear_.updates[u];
+      for (int g : accumulated)
+        for (int t : form.groups[g].terms)
+          planes.insert(form.terms[t].offset[2]);
+    }
+    return {planes.begin(), planes.end()};
+  }
+
+  static std::string planeSuffix(int dz) {
+    return dz < 0 ? fmt::format("m{}", -dz) : fmt::format("p{}", dz);
+  }
+
+  /// Adds the points at plane offset dz of output row (y, z) to its partial sums.
+  std::string planeAccumulate(int sweep, int dz) const {
+    BodyUses uses(s_, names_);
+    std::string body, accDecl;
+    int slot = 0;
+    for (size_t u = 0; u < linear_.updates.size(); ++u) {
+      const LinearForm &form = linear_.updates[u];
+      std::vector<int> accumulated, atStore;
+      splitGroups(sweep, int(u), accumulated, atStore);
+      if (accumulated.empty())
+        continue;
+      std::vector<int> touching;
+      for (int g : accumulated)
+        if (groupTouches(form, form.groups[g], dz))
+          touching.push_back(g);
+      std::string acc = names_.acc(form.output);
+      int mySlot = slot++;
+      if (touching.empty())
+        continue;
+      accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, mySlot);
+      body += sumStatements(uses, RowItem{int(u), touching, false}, dz, acc + "[x]", false);
+    }
+    std::string comment = fmt::format(
+        "/// Sweep {}, planes scheme: adds the points on input plane z{:+} to the partial sums of "
+        "output\n/// row (y, z).\n",
+        sweep, dz);
+    std::string fn = rowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)),
+                                 " Real *const *acc,", uses, {}, body);
+    // The partial-sum pointers go right after the prologue.
+    size_t at = fn.find("#pragma omp simd");
+    fn.insert(at, accDecl);
+    return fn;
+  }
+
+  /// Stores finished output row (y, z): partial sums plus the groups applied at store time.
+  std::string planeFinish(int sweep) const {
+    BodyUses uses(s_, names_);
+    std::set<int> outputs;
+    std::string body, accDecl;
+    int slot = 0;
+    for (size_t u = 0; u < linear_.updates.size(); ++u) {
+      const LinearForm &form = linear_.updates[u];
+      std::vector<int> accumulated, atStore;
+      splitGroups(sweep, int(u), accumulated, atStore);
+      int out = form.output;
+      outputs.insert(out);
+      uses.addField(out);
+      std::string value = names_.acc(out) + "_value";
+      body += fmt::format("    Real {};\n", value);
+      body += sumStatements(uses, RowItem{int(u), atStore, sweep == 0}, std::nullopt, value, true);
+      if (!accumulated.empty()) {
+        std::string acc = names_.acc(out);
+        accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, slot++);
+        body += fmt::format("    {} += {}[x];\n    {}[x] = Real(0); // ready for plane z + ring size\n",
+                            value, acc, acc);
+      }
+      body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", value);
+    }
+    std::string fn = rowFunction(
+        fmt::format("/// Sweep {}, planes scheme: output row (y, z) has all its input planes; "
+                    "store it.\n",
+                    sweep),
+        fmt::format("sweep{}_finish", sweep), " Real *const *acc,", uses, outputs, body);
+    fn.insert(fn.find("#pragma omp simd"), accDecl);
+    return fn;
+  }
+
+  int accumulatedOutputs(int sweep) const {
+    int n = 0;
+    for (size_t u = 0; u < linear_.updates.size(); ++u) {
+      std::vector<int> accumulated, atStore;
+      splitGroups(sweep, int(u), accumulated, atStore);
+      n += !accumulated.empty();
+    }
+    return n;
+  }
+
+  std::string sweepDrivers(int sweep) const {
+    std::string out;
+    out += fmt::format(R"(/// Sweep {0}, naive: OpenMP over z and y, SIMD along x.
+void sweep{0}_naive(const Args &args, const Tables &tables) {{
+  const std::ptrdiff_t ny = args.extent.ny, nz = args.extent.nz;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (std::ptrdiff_t z = 0; z < nz; ++z)
+    for (std::ptrdiff_t y = 0; y < ny; ++y)
+      sweep{0}_row(args, tables, y, z);
+}}
+
+/// Sweep {0}, blocked: tiles of by rows x bz planes (x is never tiled), one tile per task.
+void sweep{0}_blocked(const Args &args, const Tables &tables, int by, int bz) {{
+  const rt::TileRange ys{{args.extent.ny, by}}, zs{{args.extent.nz, bz}};
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int tz = 0; tz < zs.count(); ++tz)
+    for (int ty = 0; ty < ys.count(); ++ty)
+      for (std::ptrdiff_t z = zs.begin(tz); z < zs.end(tz); ++z)
+        for (std::ptrdiff_t y = ys.begin(ty); y < ys.end(ty); ++y)
+          sweep{0}_row(args, tables, y, z);
+}}
+
+)",
+                       sweep);
+    std::vector<int> planes = accumulatedPlanes(sweep);
+    int outputs = accumulatedOutputs(sweep);
+    if (planes.empty() || outputs == 0) {
+      // Nothing to accumulate (e.g. a sweep of centre-only groups): store directly.
+      out += fmt::format(R"(/// Sweep {0}, planes: nothing spans planes in this sweep; stores row by row.
+void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
+  sweep{0}_blocked(args, tables, by, bz);
+}}
+
+)",
+                         sweep);
+      return out;
+    }
+    int dzMin = planes.front(), dzMax = planes.back();
+    std::string calls;
+    for (int dz : planes)
+      calls += fmt::format("          if (const std::ptrdiff_t zo = zi - ({}); zo >= z0 && zo < z1)\n"
+                           "            sweep{}_plane_{}(args, tables, slot(zo, y), y, zo);\n",
+                           dz, sweep, planeSuffix(dz));
+    out += fmt::format(
+        R"(/// Sweep {0}, planes: each thread marches z through a tile of by rows x bz planes. Input
+/// plane zi is read once: its points at plane offset dz go into the partial sums of output
+/// plane zi - dz, kept in a ring of kRing planes; output plane zi - kDzMax is then complete.
+void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
+  constexpr int kDzMin = {1}, kDzMax = {2}, kRing = kDzMax - kDzMin + 1;
+  constexpr int kOutputs = {3}; // outputs with partial sums in this sweep
+  const rt::TileRange ys{{args.extent.ny, by}}, zs{{args.extent.nz, bz}};
+  const std::ptrdiff_t accLine = (std::ptrdiff_t(args.extent.nx) + 15) / 16 * 16;
+#pragma omp parallel
+  {{
+    // This thread's partial sums: [output][ring plane][row in tile][x], zeroed once and
+    // re-zeroed by the finish step as each plane is stored.
+    rt::AlignedBuffer<Real> ring(std::size_t(kOutputs) * kRing * by * accLine);
+    std::fill(ring.data(), ring.data() + ring.size(), Real(0));
+    Real *acc[kOutputs];
+#pragma omp for collapse(2) schedule(static)
+    for (int tz = 0; tz < zs.count(); ++tz)
+      for (int ty = 0; ty < ys.count(); ++ty) {{
+        const std::ptrdiff_t y0 = ys.begin(ty), y1 = ys.end(ty), z0 = zs.begin(tz), z1 = zs.end(tz);
+        auto slot = [&](std::ptrdiff_t zo, std::ptrdiff_t y) {{
+          for (int o = 0; o < kOutputs; ++o)
+            acc[o] = ring.data() + ((o * kRing + zo % kRing) * by + (y - y0)) * accLine;
+          return acc;
+        }};
+        for (std::ptrdiff_t zi = z0 + kDzMin; zi < z1 + kDzMax; ++zi) {{
+          for (std::ptrdiff_t y = y0; y < y1; ++y) {{
+{4}          }}
+          if (const std::ptrdiff_t zdone = zi - kDzMax; zdone >= z0 && zdone < z1)
+            for (std::ptrdiff_t y = y0; y < y1; ++y)
+              sweep{0}_finish(args, tables, slot(zdone, y), y, zdone);
+        }}
+      }}
+  }}
+}}
+
+)",
+        sweep, dzMin, dzMax, outputs, calls);
+    return out;
+  }
+
+  std::string sweeps() const {
+    std::string out;
+    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep) {
+      out += fmt::format("//===-- Sweep {}: {} {}\n\n", sweep, decomposition_.sweeps[sweep].reason,
+                         std::string(std::max<int>(0, 60 - int(decomposition_.sweeps[sweep]
+                                                                      .reason.size())),
+                                     '-') +
+                             "===//");
+      out += naiveRow(int(sweep));
+      for (int dz : accumulatedPlanes(int(sweep)))
+        if (accumulatedOutputs(int(sweep)))
+          out += planeAccumulate(int(sweep), dz);
+      if (!accumulatedPlanes(int(sweep)).empty() && accumulatedOutputs(int(sweep)))
+        out += planeFinish(int(sweep));
+      out += sweepDrivers(int(sweep));
+    }
+    return out;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Entry points
+  //===--------------------------------------------------------------------===//
+
+  std::string checkArgs() const {
+    std::string out;
+    for (size_t f = 0; f < s_.fields.size(); ++f)
+      out += fmt::format("  if (!a.{}.origin)\n    throw rt::KernelError(\"{}: field '{}' is not "
+                         "set\");\n",
+                         names_.field(int(f)), kernel_, s_.fields[f].name);
+    for (size_t t = 0; t < s_.tables.size(); ++t)
+      out += fmt::format("  rt::requireTableShape(\"{}\", \"{}\", a.{}.rows, {});\n", kernel_,
+                         s_.tables[t].name, names_.table(int(t)), s_.tables[t].rows);
+    // An output may share storage only with the level it overwrites, and then with the
+    // same strides: anything else would read values this step has already replaced.
+    for (size_t o = 0; o < s_.fields.size(); ++o) {
+      const ir::Field &out_ = s_.fields[o];
+      if (out_.role != FieldRole::Output)
+        continue;
+      for (size_t f = 0; f < s_.fields.size(); ++f) {
+        if (f == o || s_.fields[f].role == FieldRole::Index)
+          continue;
+        std::string O = names_.field(int(o)), F = names_.field(int(f));
+        if (int(f) == out_.overwrites)
+          out += fmt::format(
+              "  if (static_cast<const void *>(a.{0}.origin) == a.{1}.origin &&\n"
+              "      (a.{0}.line != a.{1}.line || a.{0}.plane != a.{1}.plane))\n"
+              "    throw rt::KernelError(\"{2}: '{3}' shares storage with '{4}' but not its "
+              "layout\");\n",
+              O, F, kernel_, out_.name, s_.fields[f].name);
+        else
+          out += fmt::format("  if (static_cast<const void *>(a.{}.origin) == a.{}.origin)\n"
+                             "    throw rt::KernelError(\"{}: '{}' may not share storage with "
+                             "'{}'\");\n",
+                             O, F, kernel_, out_.name, s_.fields[f].name);
+      }
+    }
+    return out;
+  }
+
+  std::string runBody() const {
+    std::string out;
+    out += "  const int ny = a.extent.ny, nz = a.extent.nz;\n";
+    out += "  switch (options.variant) {\n";
+    out += "  case rt::Variant::Naive:\n";
+    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
+      out += fmt::format("    sweep{}_naive(a, t);\n", sweep);
+    out += "    return;\n";
+    out += fmt::format("  case rt::Variant::Blocked: {{\n"
+                       "    const int by = rt::chooseBlock(options.blockY, {}, ny);\n"
+                       "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
+                       kBlockedY, kBlockedZ);
+    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
+      out += fmt::format("    sweep{}_blocked(a, t, by, bz);\n", sweep);
+    out += "    return;\n  }\n";
+    out += fmt::format("  case rt::Variant::Planes: {{\n"
+                       "    const int by = rt::chooseBlock(options.blockY, {}, ny);\n"
+                       "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
+                       kPlanesY, kPlanesZ);
+    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
+      out += fmt::format("    sweep{}_planes(a, t, by, bz);\n", sweep);
+    out += "    return;\n  }\n  }\n";
+    out += fmt::format("  throw rt::KernelError(\"{}: unknown variant\");\n", kernel_);
+    return out;
+  }
+
+  std::string rotateBody() const {
+    std::string out;
+    for (size_t o = 0; o < s_.fields.size(); ++o) {
+      const ir::Field &f = s_.fields[o];
+      if (f.advances < 0)
+        continue;
+      std::string O = names_.field(int(o)), F = names_.field(f.advances);
+      if (f.overwrites < 0) {
+        out += fmt::format("  {{ // {0} <- {1}, and {1} reuses {0}'s old storage\n"
+                           "    const rt::FieldView<const Real> freed = a.{0};\n"
+                           "    a.{0} = rt::readOnlyView(a.{1});\n"
+                           "    a.{1} = rt::writableView(freed);\n  }}\n",
+                           F, O);
+        continue;
+      }
+      std::string G = names_.field(f.overwrites);
+      out += fmt::format(
+          "  {{ // {0} <- {1} <- {2}\n"
+          "    const bool inPlace = static_cast<const void *>(a.{2}.origin) == a.{0}.origin;\n"
+          "    const rt::FieldView<const Real> oldest = a.{0};\n"
+          "    a.{0} = a.{1};\n"
+          "    a.{1} = rt::readOnlyView(a.{2});\n"
+          "    a.{2} = rt::writableView(inPlace ? a.{0} : oldest);\n  }}\n",
+          G, F, O);
+    }
+    return out.empty() ? "  (void)a; // no output advances a time level\n" : out;
+  }
+
+  std::string erasedArgs() const {
+    std::string out = fmt::format(
+        "  if (e.fields.size() != {} || e.tables.size() != {} || e.scalars.size() != {})\n"
+        "    throw rt::KernelError(\"{}: wrong number of erased arguments\");\n",
+        s_.fields.size(), s_.tables.size(), s_.scalars.size(), kernel_);
+    BodyUses types(s_, names_);
+    for (size_t f = 0; f < s_.fields.size(); ++f) {
+      const ir::Field &field = s_.fields[f];
+      bool writable = field.role == FieldRole::Output;
+      std::string type = (writable ? "" : "const ") + types.cType(field);
+      out += fmt::format("  a.{0} = {{static_cast<{1} *>(e.fields[{2}].origin), e.fields[{2}].line, "
+                         "e.fields[{2}].plane}};\n",
+                         names_.field(int(f)), type, f);
+    }
+    for (size_t t = 0; t < s_.tables.size(); ++t)
+      out += fmt::format("  a.{0} = {{static_cast<const Real *>(e.tables[{1}].data), "
+                         "e.tables[{1}].rowStride,\n           e.tables[{1}].colStride, "
+                         "e.tables[{1}].rows, e.tables[{1}].cols}};\n",
+                         names_.table(int(t)), t);
+    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
+      out += fmt::format("  a.{} = Real(e.scalars[{}]);\n", names_.scalar(int(sc)), sc);
+    return out;
+  }
+
+  std::string fieldInfo() const {
+    std::string out;
+    for (const ir::Field &f : s_.fields) {
+      std::string type = f.role == FieldRole::Index ? ir::indexTypeName(f.indexType)
+                                                    : ir::elemTypeName(s_.elemType);
+      out += fmt::format("{}{{\"{}\", \"{}\", \"{}\", {}, {}}}", out.empty() ? "" : ",\n     ",
+                         f.name, ir::fieldRoleName(f.role), type, f.overwrites, f.advances);
+    }
+    return out;
+  }
+
+  std::string tableInfo() const {
+    std::string out;
+    for (const ir::Table &t : s_.tables)
+      out += fmt::format("{}{{\"{}\", {}}}", out.empty() ? "" : ", ", t.name, t.rows);
+    return out;
+  }
+
+  std::string scalarInfo() const {
+    std::string out;
+    for (const ir::Scalar &sc : s_.scalars)
+      out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", sc.name);
+    return out;
+  }
+
+  const ir::Stencil &s_;
+  const LinearStencil &linear_;
+  const Decomposition &decomposition_;
+  KernelNames names_;
+  std::string kernel_;
+  std::string source_;
+};
+
+} // namespace
+
+std::vector<GeneratedFile> emitCpuKernel(const CompiledStencil &compiled,
+                                         const CpuEmitOptions &options) {
+  return CpuEmitter(compiled, options).emit();
+}
+
+} // namespace stencilc::backend

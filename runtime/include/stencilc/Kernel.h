@@ -1,0 +1,175 @@
+//===- Kernel.h - What generated kernels take and how they are found -------===//
+//
+// A generated kernel takes views, not grids: a view is a pointer to the first
+// interior point plus the strides of the runtime's padded layout (Grid.h), so
+// user code that owns its arrays can call a kernel without copying. Every
+// generated kernel also registers a type-erased entry in kernelRegistry(), so
+// that tests and `stencilc bench` can drive any kernel through one interface.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/CoefficientTable.h"
+#include "stencilc/Grid.h"
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stencilc::rt {
+
+/// The three CPU schemes (docs/DSL.md, BRIEF §3).
+enum class Variant {
+  Naive,   ///< multi-to-one, one output point at a time; OpenMP over z and y, SIMD along x
+  Blocked, ///< the same, tiled in y and z (never in x)
+  Planes,  ///< partial-plane accumulation: each input plane read once per tile
+};
+
+inline const char *variantName(Variant v) {
+  switch (v) {
+  case Variant::Naive: return "naive";
+  case Variant::Blocked: return "blocked";
+  case Variant::Planes: return "planes";
+  }
+  return "?";
+}
+
+inline std::optional<Variant> parseVariant(std::string_view name) {
+  for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes})
+    if (name == variantName(v))
+      return v;
+  return std::nullopt;
+}
+
+struct RunOptions {
+  Variant variant = Variant::Planes;
+  int blockY = 0; ///< tile height in y (blocked, planes); 0 = the kernel's default
+  int blockZ = 0; ///< tile depth in z (blocked, planes); 0 = the kernel's default
+};
+
+/// Interior extent of the grids a kernel sweeps (nz == 1 in 2D).
+struct Extent {
+  int nx = 1, ny = 1, nz = 1;
+};
+
+/// Point (i, j, k) of a field is origin[i + j * line + k * plane].
+template <typename T> struct FieldView {
+  T *origin = nullptr;
+  std::ptrdiff_t line = 0;
+  std::ptrdiff_t plane = 0;
+
+  /// Pointer to (0, j, k).
+  T *row(std::ptrdiff_t j, std::ptrdiff_t k) const { return origin + j * line + k * plane; }
+};
+
+template <typename T> FieldView<T> view(Grid<T> &g) {
+  return {g.origin(), g.lineStride(), g.planeStride()};
+}
+template <typename T> FieldView<const T> view(const Grid<T> &g) {
+  return {g.origin(), g.lineStride(), g.planeStride()};
+}
+
+/// The same storage, writable: for rotating time levels, whose storage the
+/// caller owns and has already handed out as writable output.
+template <typename T> FieldView<T> writableView(const FieldView<const T> &v) {
+  return {const_cast<T *>(v.origin), v.line, v.plane};
+}
+template <typename T> FieldView<const T> readOnlyView(const FieldView<T> &v) {
+  return {v.origin, v.line, v.plane};
+}
+
+/// Element (r, c) of a table is data[r * rowStride + c * colStride].
+template <typename T> struct TableView {
+  const T *data = nullptr;
+  std::ptrdiff_t rowStride = 0;
+  std::ptrdiff_t colStride = 0;
+  int rows = 0;
+  int cols = 0;
+};
+
+template <typename T> TableView<T> view(const CoefficientTable<T> &t) {
+  return {t.data(), t.rowStride(), t.colStride(), t.rows(), t.cols()};
+}
+
+/// Thrown by a kernel whose arguments do not fit its stencil.
+class KernelError : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
+};
+
+//===----------------------------------------------------------------------===//
+// Type-erased entry points, for tests and benchmarks
+//===----------------------------------------------------------------------===//
+
+/// A field view of any element type.
+struct ErasedField {
+  void *origin = nullptr;
+  std::ptrdiff_t line = 0;
+  std::ptrdiff_t plane = 0;
+};
+
+struct ErasedTable {
+  const void *data = nullptr;
+  std::ptrdiff_t rowStride = 0;
+  std::ptrdiff_t colStride = 0;
+  int rows = 0;
+  int cols = 0;
+};
+
+/// Arguments by the stencil's ids: fields in declaration order (every role),
+/// tables and scalars likewise.
+struct ErasedArgs {
+  Extent extent;
+  std::vector<ErasedField> fields;
+  std::vector<ErasedTable> tables;
+  std::vector<double> scalars;
+};
+
+struct KernelFieldInfo {
+  const char *name;
+  const char *role;     ///< "time", "in", "index", "out"
+  const char *type;     ///< "float", "double", "uint8", "uint16", "int32"
+  int overwrites;       ///< Output: the field id it may overwrite in place, or -1
+  int advances;         ///< Output: the field id whose next level it is, or -1
+};
+
+struct KernelTableInfo {
+  const char *name;
+  int rows;
+};
+
+struct KernelInfo {
+  const char *name;       ///< the kernel's name (the stencil's, unless renamed)
+  const char *stencil;    ///< the stencil it was generated from
+  const char *elemType;   ///< "float" or "double"
+  int dims;
+  int radius;
+  int sweeps;             ///< sub-stencil sweeps per step
+  std::vector<KernelFieldInfo> fields;
+  std::vector<KernelTableInfo> tables;
+  std::vector<const char *> scalars;
+  void (*run)(const ErasedArgs &, const RunOptions &);
+};
+
+/// Every kernel linked into the program, in static-initialisation order.
+inline std::vector<const KernelInfo *> &kernelRegistry() {
+  static std::vector<const KernelInfo *> registry;
+  return registry;
+}
+
+inline const KernelInfo *findKernel(std::string_view name) {
+  for (const KernelInfo *k : kernelRegistry())
+    if (name == k->name)
+      return k;
+  return nullptr;
+}
+
+/// A generated kernel's static object that adds it to the registry.
+struct KernelRegistration {
+  explicit KernelRegistration(const KernelInfo &info) { kernelRegistry().push_back(&info); }
+};
+
+} // namespace stencilc::rt
