@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/CpuEmitter.h"
+#include "driver/Bench.h"
+#include "driver/FileOutput.h"
 #include "frontend/Frontend.h"
 #include "ir/Printer.h"
 #include "passes/Pipeline.h"
@@ -30,10 +32,12 @@ namespace {
 llvm::cl::SubCommand checkCommand("check", "Parse and verify .stencil files");
 llvm::cl::SubCommand dumpIrCommand("dump-ir", "Print the IR of .stencil files");
 llvm::cl::SubCommand genCommand("gen", "Generate kernels from .stencil files");
+llvm::cl::SubCommand benchCommand("bench", "Generate, check and time the CPU kernels of a stencil");
 
 llvm::cl::list<std::string> inputFiles(llvm::cl::Positional, llvm::cl::desc("<file.stencil>..."),
                                        llvm::cl::OneOrMore, llvm::cl::sub(checkCommand),
-                                       llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand));
+                                       llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand),
+                                       llvm::cl::sub(benchCommand));
 
 llvm::cl::list<std::string> dumpAfter("dump-after",
                                       llvm::cl::desc("Print the IR after these passes"),
@@ -45,7 +49,7 @@ llvm::cl::opt<int> forceSplit("split",
                               llvm::cl::desc("Force N sub-stencil sweeps per step (0: one sweep)"),
                               llvm::cl::value_desc("N"), llvm::cl::init(0),
                               llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
-                              llvm::cl::sub(genCommand));
+                              llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
 
 enum class ElemTypeOverride { AsDeclared, Float, Double };
 llvm::cl::opt<ElemTypeOverride> elemTypeOverride(
@@ -53,7 +57,7 @@ llvm::cl::opt<ElemTypeOverride> elemTypeOverride(
     llvm::cl::values(clEnumValN(ElemTypeOverride::Float, "float", "single precision"),
                      clEnumValN(ElemTypeOverride::Double, "double", "double precision")),
     llvm::cl::init(ElemTypeOverride::AsDeclared), llvm::cl::sub(checkCommand),
-    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand));
+    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
 
 enum class Backend { Cpu };
 llvm::cl::opt<Backend> backendOption("backend", llvm::cl::desc("Target of the generated code"),
@@ -69,6 +73,28 @@ llvm::cl::opt<std::string> kernelName(
     "name", llvm::cl::desc("Kernel name (namespace and file stem); default: the stencil's name. "
                            "Only for files with one stencil"),
     llvm::cl::value_desc("name"), llvm::cl::sub(genCommand));
+
+llvm::cl::opt<std::string> benchSize("size",
+                                     llvm::cl::desc("Grid size N (N^3, or N^2 in 2D) or NXxNYxNZ "
+                                                    "(default 256^3, 8192^2 in 2D)"),
+                                     llvm::cl::value_desc("size"), llvm::cl::sub(benchCommand));
+llvm::cl::opt<int> benchNd("nd", llvm::cl::desc("Distinct index values (default 902)"),
+                           llvm::cl::init(902), llvm::cl::sub(benchCommand));
+llvm::cl::opt<int> benchRepeats("repeats", llvm::cl::desc("Timed steps per variant (median)"),
+                                llvm::cl::init(5), llvm::cl::sub(benchCommand));
+llvm::cl::opt<bool> benchSearch("search",
+                                llvm::cl::desc("Search tile sizes for blocked and planes"),
+                                llvm::cl::sub(benchCommand));
+llvm::cl::opt<bool> benchJson("json", llvm::cl::desc("Print the results as JSON"),
+                              llvm::cl::sub(benchCommand));
+llvm::cl::opt<bool> benchKeep("keep", llvm::cl::desc("Keep the generated files and harness"),
+                              llvm::cl::sub(benchCommand));
+llvm::cl::opt<BenchOptions::InPlace> benchInPlace(
+    "in-place", llvm::cl::desc("Time outputs written over the level they overwrite"),
+    llvm::cl::values(clEnumValN(BenchOptions::InPlace::Auto, "auto", "both, where allowed"),
+                     clEnumValN(BenchOptions::InPlace::On, "on", "in place only"),
+                     clEnumValN(BenchOptions::InPlace::Off, "off", "out of place only")),
+    llvm::cl::init(BenchOptions::InPlace::Auto), llvm::cl::sub(benchCommand));
 
 /// A compiled file with the source manager its IR locations point into.
 struct LoadedModule {
@@ -144,50 +170,6 @@ int runDumpIr() {
   }
   return status;
 }
-/// Writes every file or none: each goes to a temporary file first and is
-/// renamed into place only when all of them were written.
-bool writeFilesAtomically(const std::string &dir,
-                          const std::vector<backend::GeneratedFile> &files) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    llvm::WithColor::error(llvm::errs(), "stencilc")
-        << "cannot create directory '" << dir << "': " << ec.message() << "\n";
-    return false;
-  }
-  std::vector<std::pair<std::string, std::string>> written; // temporary, final
-  auto cleanUp = [&] {
-    for (const auto &[temp, final] : written)
-      llvm::sys::fs::remove(temp);
-  };
-  for (const backend::GeneratedFile &file : files) {
-    llvm::SmallString<256> final(dir);
-    llvm::sys::path::append(final, file.name);
-    std::string temp = std::string(final) + ".tmp";
-    std::error_code ec;
-    llvm::raw_fd_ostream os(temp, ec, llvm::sys::fs::OF_Text);
-    if (!ec) {
-      written.push_back({temp, std::string(final)});
-      os << file.text;
-      os.close();
-      if (os.has_error())
-        ec = os.error();
-    }
-    if (ec) {
-      llvm::WithColor::error(llvm::errs(), "stencilc")
-          << "cannot write '" << temp << "': " << ec.message() << "\n";
-      cleanUp();
-      return false;
-    }
-  }
-  for (const auto &[temp, final] : written)
-    if (std::error_code ec = llvm::sys::fs::rename(temp, final)) {
-      llvm::WithColor::error(llvm::errs(), "stencilc")
-          << "cannot write '" << final << "': " << ec.message() << "\n";
-      cleanUp();
-      return false;
-    }
-  return true;
-}
-
 int runGen() {
   int status = 0;
   for (const std::string &path : inputFiles) {
@@ -216,6 +198,58 @@ int runGen() {
   }
   return status;
 }
+/// "256" -> 256^3 (256^2 for 2D, decided later), "64x32x16" -> each extent.
+bool parseSize(const std::string &text, BenchOptions &o) {
+  if (text.empty())
+    return true;
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  llvm::StringRef(text).split(parts, 'x');
+  int values[3] = {0, 0, 0};
+  if (parts.size() != 1 && parts.size() != 2 && parts.size() != 3)
+    return false;
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].getAsInteger(10, values[i]) || values[i] < 1 || values[i] > 100000)
+      return false;
+  if (parts.size() == 1)
+    o.nx = o.ny = o.nz = values[0];
+  else {
+    o.nx = values[0];
+    o.ny = values[1];
+    o.nz = parts.size() == 3 ? values[2] : 1;
+  }
+  return true;
+}
+
+int runBenchCommand() {
+  if (inputFiles.size() != 1) {
+    llvm::WithColor::error(llvm::errs(), "stencilc") << "bench takes one .stencil file\n";
+    return 2;
+  }
+  BenchOptions o;
+  o.sourcePath = inputFiles[0];
+  if (!parseSize(benchSize, o)) {
+    llvm::WithColor::error(llvm::errs(), "stencilc")
+        << "bad --size '" << benchSize << "': expected N or NXxNYxNZ\n";
+    return 2;
+  }
+  o.nd = benchNd;
+  o.repeats = benchRepeats;
+  o.search = benchSearch;
+  o.json = benchJson;
+  o.keep = benchKeep;
+  o.inPlace = benchInPlace;
+  if (o.nd < 1 || o.repeats < 1) {
+    llvm::WithColor::error(llvm::errs(), "stencilc") << "--nd and --repeats must be positive\n";
+    return 2;
+  }
+  auto loaded = loadModule(inputFiles[0]);
+  if (!loaded)
+    return 1;
+  int status = 0;
+  for (const CompiledStencil &c : loaded->compiled)
+    status |= runBench(c, o);
+  return status;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -231,6 +265,8 @@ int main(int argc, char **argv) {
     return runDumpIr();
   if (genCommand)
     return runGen();
+  if (benchCommand)
+    return runBenchCommand();
   llvm::cl::PrintHelpMessage();
   return 2;
 }

@@ -1,0 +1,329 @@
+//===- Bench.cpp ----------------------------------------------------------===//
+#include "driver/Bench.h"
+
+#include "analysis/CostModel.h"
+#include "backends/cpu/CpuEmitter.h"
+#include "driver/FileOutput.h"
+#include "eval/ReferenceEvaluator.h"
+
+#include <stencilc/Npy.h>
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#ifndef STENCILC_RUNTIME_DIR
+#error "STENCILC_RUNTIME_DIR must name the runtime/ directory (set by CMake)"
+#endif
+
+namespace stencilc {
+
+namespace {
+
+llvm::raw_ostream &error() { return llvm::WithColor::error(llvm::errs(), "stencilc bench"); }
+void progress(const std::string &what) { llvm::errs() << "bench: " << what << "\n"; }
+
+/// Runs `argv` with stdout to `outFile` (if not empty) and stderr passed through.
+bool execute(const std::vector<std::string> &argv, const std::string &outFile) {
+  auto program = llvm::sys::findProgramByName(argv[0]);
+  if (!program) {
+    error() << "cannot find '" << argv[0] << "'\n";
+    return false;
+  }
+  std::vector<llvm::StringRef> args(argv.begin(), argv.end());
+  llvm::Optional<llvm::StringRef> redirects[3] = {llvm::None, llvm::None, llvm::None};
+  if (!outFile.empty())
+    redirects[1] = llvm::StringRef(outFile);
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*program, args, llvm::None, redirects, 0, 0, &message);
+  if (rc != 0) {
+    error() << "'" << argv[0] << "' failed" << (message.empty() ? "" : ": " + message)
+            << " (exit status " << rc << ")\n";
+    return false;
+  }
+  return true;
+}
+
+std::string path(const std::string &dir, const std::string &name) {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, name);
+  return std::string(p);
+}
+
+template <typename T> void writeBox(const rt::Grid<double> &src, const std::string &file) {
+  const int h = src.halo(), hz = src.haloZ();
+  rt::Grid<T> box(rt::GridShape{src.dims(), src.nx() + 2 * h, src.ny() + 2 * h,
+                                src.nz() + 2 * hz, 0});
+  src.forEachPointWithHalo([&](int i, int j, int k) { box(i + h, j + h, k + hz) = T(src(i, j, k)); });
+  rt::writeNpy(box, file);
+}
+
+template <typename T> void writeIndexBox(const rt::Grid<int32_t> &src, const std::string &file) {
+  const int h = src.halo(), hz = src.haloZ();
+  rt::Grid<T> box(rt::GridShape{src.dims(), src.nx() + 2 * h, src.ny() + 2 * h,
+                                src.nz() + 2 * hz, 0});
+  src.forEachPointWithHalo([&](int i, int j, int k) { box(i + h, j + h, k + hz) = T(src(i, j, k)); });
+  rt::writeNpy(box, file);
+}
+
+/// Writes the check inputs for the harness; returns the oracle's data.
+template <typename Real>
+void writeCheckInputs(const ir::Stencil &s, eval::EvalData &ref, const eval::EvalSizes &sizes,
+                      const std::string &dir) {
+  int halo = 0;
+  for (auto &g : ref.grids)
+    if (g)
+      halo = g->halo();
+  std::ofstream(path(dir, "shape.txt"))
+      << sizes.nx << " " << sizes.ny << " " << sizes.nz << " " << halo << " " << sizes.tableColumns
+      << "\n";
+  for (size_t f = 0; f < s.fields.size(); ++f) {
+    const ir::Field &field = s.fields[f];
+    std::string file = path(dir, "in_" + std::to_string(f) + ".npy");
+    if (field.role == ir::FieldRole::Output)
+      continue;
+    if (field.role != ir::FieldRole::Index) {
+      writeBox<Real>(*ref.grids[f], file);
+      continue;
+    }
+    switch (field.indexType) {
+    case ir::IndexType::UInt8: writeIndexBox<uint8_t>(*ref.indexGrids[f], file); break;
+    case ir::IndexType::UInt16: writeIndexBox<uint16_t>(*ref.indexGrids[f], file); break;
+    case ir::IndexType::Int32: writeIndexBox<int32_t>(*ref.indexGrids[f], file); break;
+    }
+  }
+  for (size_t t = 0; t < s.tables.size(); ++t) {
+    const auto &table = *ref.tables[t];
+    rt::Grid<Real> values(rt::GridShape{2, table.cols(), table.rows(), 1, 0});
+    for (int r = 0; r < table.rows(); ++r)
+      for (int c = 0; c < table.cols(); ++c)
+        values(c, r) = Real(table(r, c));
+    rt::writeNpy(values, path(dir, "table_" + std::to_string(t) + ".npy"));
+  }
+  std::ofstream scalars(path(dir, "scalars.txt"));
+  scalars.precision(17);
+  for (double v : ref.scalars)
+    scalars << v << "\n";
+}
+
+/// Normwise relative error of every variant's outputs against the oracle (max over outputs).
+template <typename Real>
+std::map<std::string, double> readCheckOutputs(const ir::Stencil &s, eval::EvalData &ref,
+                                               const std::string &dir) {
+  std::map<std::string, double> errors;
+  for (const char *variant : {"naive", "blocked", "planes"}) {
+    double worst = 0;
+    for (size_t f = 0; f < s.fields.size(); ++f) {
+      if (s.fields[f].role != ir::FieldRole::Output)
+        continue;
+      const rt::Grid<double> &expect = *ref.grids[f];
+      rt::Grid<Real> got(rt::GridShape{s.dims, expect.nx(), expect.ny(), expect.nz(), 0});
+      rt::readNpyInto(got, path(dir, fmt::format("out_{}_{}.npy", variant, f)));
+      double diff2 = 0, norm2 = 0;
+      bool nan = false;
+      got.forEachInteriorPoint([&](int i, int j, int k) {
+        double g = double(got(i, j, k)), e = expect(i, j, k);
+        nan |= std::isnan(g);
+        diff2 += (g - e) * (g - e);
+        norm2 += e * e;
+      });
+      double error = nan ? INFINITY : std::sqrt(diff2 / std::max(norm2, 1e-300));
+      worst = std::max(worst, error);
+    }
+    errors[variant] = worst;
+  }
+  return errors;
+}
+
+struct VariantResult {
+  std::string name;
+  bool inPlace = false;
+  int blockY = 0, blockZ = 0;
+  double seconds = 0;
+  double maxRelError = 0;
+};
+
+} // namespace
+
+int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
+  const ir::Stencil &s = *compiled.stencil;
+  const bool isFloat = s.elemType == ir::ElemType::Float;
+  int nx = o.nx, ny = o.ny, nz = o.nz;
+  if (nx == 0)
+    nx = ny = s.dims == 3 ? 256 : 8192, nz = s.dims == 3 ? 256 : 1;
+  if (s.dims == 2)
+    nz = 1;
+
+  llvm::SmallString<128> tmp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("stencilc-bench", tmp)) {
+    error() << "cannot create a temporary directory: " << ec.message() << "\n";
+    return 1;
+  }
+  const std::string dir(tmp);
+  auto cleanUp = [&] {
+    if (o.keep)
+      progress("kept " + dir);
+    else
+      llvm::sys::fs::remove_directories(dir);
+  };
+
+  // 1. Generate and compile.
+  backend::CpuEmitOptions emit;
+  emit.sourcePath = llvm::sys::path::filename(o.sourcePath).str();
+  auto files = backend::emitCpuKernel(compiled, emit);
+  if (!writeFilesAtomically(dir, files)) {
+    cleanUp();
+    return 1;
+  }
+  const char *cxxEnv = std::getenv("CXX");
+  std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
+  std::string runtime = STENCILC_RUNTIME_DIR;
+  std::string harness = path(dir, "harness");
+  progress("compiling the kernels with " + cxx + " -O3 -march=native -fopenmp");
+  if (!execute({cxx, "-std=c++20", "-O3", "-march=native", "-fopenmp", "-I" + runtime + "/include",
+                "-I" + dir, path(dir, s.name + ".cpp"), runtime + "/src/BenchHarness.cpp", "-o",
+                harness},
+               "")) {
+    cleanUp();
+    return 1;
+  }
+
+  // 2. Check every variant against the reference evaluator on a small odd grid.
+  eval::EvalSizes sizes{s.dims == 3 ? 37 : 67, s.dims == 3 ? 21 : 45, s.dims == 3 ? 13 : 1, 23,
+                        -1};
+  progress(fmt::format("checking every variant against the reference evaluator on {}x{}x{}",
+                       sizes.nx, sizes.ny, sizes.nz));
+  eval::EvalData ref = eval::makeRandomEvalData(s, sizes, 4242);
+  eval::evaluateReference(s, ref.bindings());
+  if (isFloat)
+    writeCheckInputs<float>(s, ref, sizes, dir);
+  else
+    writeCheckInputs<double>(s, ref, sizes, dir);
+  if (!execute({harness, "check", dir}, "")) {
+    cleanUp();
+    return 1;
+  }
+  auto errors = isFloat ? readCheckOutputs<float>(s, ref, dir) : readCheckOutputs<double>(s, ref, dir);
+
+  // 3. Time every variant, out of place and, where the stencil allows it, in place.
+  bool allowsInPlace = false;
+  for (const ir::Field &f : s.fields)
+    allowsInPlace |= f.overwrites >= 0;
+  std::vector<bool> modes;
+  if (o.inPlace != BenchOptions::InPlace::On || !allowsInPlace)
+    modes.push_back(false);
+  if (o.inPlace != BenchOptions::InPlace::Off && allowsInPlace)
+    modes.push_back(true);
+  double triad = 0;
+  std::vector<VariantResult> results;
+  for (bool inPlace : modes) {
+    std::string out = path(dir, inPlace ? "run-in-place.txt" : "run.txt");
+    progress(fmt::format("timing at {}x{}x{}, Nd = {}{}", nx, ny, nz, o.nd,
+                         inPlace ? ", in place" : ""));
+    if (!execute({harness, "run", std::to_string(nx), std::to_string(ny), std::to_string(nz),
+                  std::to_string(o.nd), std::to_string(o.repeats), o.search ? "1" : "0",
+                  inPlace ? "1" : "0"},
+                 out)) {
+      cleanUp();
+      return 1;
+    }
+    std::ifstream lines(out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream words(line);
+      std::string kind;
+      words >> kind;
+      if (kind == "triad") {
+        double t = 0;
+        words >> t;
+        triad = std::max(triad, t);
+      } else if (kind == "variant") {
+        VariantResult r;
+        int ip = 0;
+        words >> r.name >> ip >> r.blockY >> r.blockZ >> r.seconds;
+        r.inPlace = ip != 0;
+        r.maxRelError = errors[r.name];
+        if (r.inPlace)
+          r.name += "/in-place";
+        results.push_back(r);
+      }
+    }
+  }
+  cleanUp();
+
+  // 4. Report.
+  const double points = double(nx) * ny * nz;
+  const int flops = analysis::stencilFlops(compiled.linear);
+  const int bytes = analysis::compulsoryBytes(s);
+  const double tolerance = isFloat ? 1e-5 : 1e-12;
+  bool allCorrect = true;
+  for (const VariantResult &r : results)
+    allCorrect &= r.maxRelError < tolerance;
+  if (o.json) {
+    llvm::json::Array variants;
+    for (const VariantResult &r : results) {
+      double gpts = points / r.seconds / 1e9;
+      variants.push_back(llvm::json::Object{
+          {"name", r.name},
+          {"in_place", r.inPlace},
+          {"block_y", r.blockY},
+          {"block_z", r.blockZ},
+          {"seconds_per_step", r.seconds},
+          {"gpts_per_s", gpts},
+          {"gflops", gpts * flops},
+          {"gbytes_per_s", gpts * bytes},
+          {"fraction_of_stream", gpts * bytes / triad},
+          {"max_rel_error", r.maxRelError},
+      });
+    }
+    llvm::json::Object report{
+        {"stencil", s.name},
+        {"type", ir::elemTypeName(s.elemType)},
+        {"size", llvm::json::Array{nx, ny, nz}},
+        {"nd", o.nd},
+        {"repeats", o.repeats},
+        {"flops_per_point", flops},
+        {"bytes_per_point", bytes},
+        {"stream_triad_gbytes_per_s", triad},
+        {"variants", std::move(variants)},
+    };
+    llvm::outs() << fmt::format("{}\n", llvm::formatv("{0:2}", llvm::json::Value(std::move(report))).str());
+  } else {
+    llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps\n",
+                                s.name, ir::elemTypeName(s.elemType), nx, ny, nz, o.nd, o.repeats);
+    llvm::outs() << fmt::format("STREAM-like triad: {:.1f} GB/s; compulsory traffic {} B/point; "
+                                "{} flops/point\n",
+                                triad, bytes, flops);
+    llvm::outs() << fmt::format("{:<18} {:>10} {:>8} {:>8} {:>7} {:>9} {:>13}  {}\n", "variant",
+                                "s/step", "GPts/s", "GFLOP/s", "GB/s", "of triad", "max rel err",
+                                "tiles (y x z)");
+    for (const VariantResult &r : results) {
+      double gpts = points / r.seconds / 1e9;
+      std::string tiles = r.blockY ? fmt::format("{} x {}", r.blockY, r.blockZ) : "default";
+      if (r.name.rfind("naive", 0) == 0)
+        tiles = "-";
+      llvm::outs() << fmt::format("{:<18} {:>10.5f} {:>8.3f} {:>8.2f} {:>7.2f} {:>9.3f} {:>13.2e}  {}\n",
+                                  r.name, r.seconds, gpts, gpts * flops, gpts * bytes,
+                                  gpts * bytes / triad, r.maxRelError, tiles);
+    }
+  }
+  if (!allCorrect) {
+    error() << "a variant does not match the reference evaluator (tolerance "
+            << fmt::format("{:g}", tolerance) << "); its timings are not to be trusted\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace stencilc

@@ -1,0 +1,28 @@
+//===- Bench.h - `stencilc bench`: generate, compile, check and time -------===//
+#pragma once
+
+#include "passes/Pipeline.h"
+
+#include <string>
+
+namespace stencilc {
+
+struct BenchOptions {
+  std::string sourcePath;  ///< the .stencil file, for messages and generated comments
+  int nx = 0, ny = 0, nz = 0; ///< 0: the default size (256^3, or 8192^2 in 2D)
+  int nd = 902;            ///< distinct index values (the papers' velocity count)
+  int repeats = 5;         ///< timed steps per variant; the median is reported
+  bool search = false;     ///< search tile sizes for blocked and planes
+  bool json = false;
+  bool keep = false;       ///< keep the temporary directory (its path goes to stderr)
+  enum class InPlace { Auto, On, Off } inPlace = InPlace::Auto;
+};
+
+/// Generates the CPU kernels of `compiled`, compiles them with the system
+/// compiler (-O3 -march=native -fopenmp) and the bench harness, checks every
+/// variant against the reference evaluator on a small grid, times every
+/// variant next to a triad bandwidth probe, and prints a table (or JSON) to
+/// stdout; progress goes to stderr. Returns the process exit status.
+int runBench(const CompiledStencil &compiled, const BenchOptions &options);
+
+} // namespace stencilc

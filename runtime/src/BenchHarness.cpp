@@ -1,0 +1,209 @@
+//===- BenchHarness.cpp - The program `stencilc bench` compiles and runs ---===//
+//
+// Linked with one generated kernel, it drives the kernel through the registry:
+//
+//   harness check DIR
+//       reads the inputs `stencilc` wrote into DIR (each grid with its halo),
+//       runs one step of every variant on them, out of place, into a poisoned
+//       output, and writes the outputs back, so that `stencilc` can compare
+//       them with its reference evaluator.
+//   harness run NX NY NZ ND REPEATS SEARCH INPLACE
+//       measures the triad bandwidth, then times every variant on random data
+//       (median of REPEATS steps after a warm-up step); with SEARCH, first
+//       searches tile sizes for blocked and planes. Prints one line per result
+//       for `stencilc` to read; progress goes to stderr.
+//
+// Timed steps do not rotate the time levels: every step reads and writes the
+// same amount of memory either way, and the values stay bounded.
+//
+//===----------------------------------------------------------------------===//
+#include <stencilc/KernelData.h>
+#include <stencilc/Npy.h>
+#include <stencilc/Stream.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace stencilc::rt;
+
+namespace {
+
+const KernelInfo &theKernel() {
+  if (kernelRegistry().size() != 1) {
+    std::fprintf(stderr, "harness: expected exactly one kernel, found %zu\n",
+                 kernelRegistry().size());
+    std::exit(2);
+  }
+  return *kernelRegistry().front();
+}
+
+bool isFloat(const KernelInfo &k) { return std::string(k.elemType) == "float"; }
+
+template <typename Real> int check(const std::string &dir) {
+  const KernelInfo &k = theKernel();
+  std::ifstream shapeFile(dir + "/shape.txt");
+  GridShape shape;
+  int cols = 0;
+  shapeFile >> shape.nx >> shape.ny >> shape.nz >> shape.halo >> cols;
+  shape.dims = k.dims;
+  if (!shapeFile)
+    throw std::runtime_error("harness: cannot read " + dir + "/shape.txt");
+  KernelData data(k, shape, cols, /*inPlace=*/false);
+  const int h = shape.halo, hz = k.dims == 3 ? h : 0;
+  GridShape box{k.dims, shape.nx + 2 * h, shape.ny + 2 * h, shape.nz + 2 * hz, 0};
+  for (size_t f = 0; f < k.fields.size(); ++f) {
+    if (std::string(k.fields[f].role) == "out")
+      continue;
+    std::visit(
+        [&](auto &grid) {
+          using T = typename std::decay_t<decltype(grid)>::value_type;
+          Grid<T> whole(box);
+          readNpyInto(whole, dir + "/in_" + std::to_string(f) + ".npy");
+          // whole(i + h, ...) is grid(i, ...).
+          grid.forEachPointWithHalo([&](int i, int j, int kk) {
+            grid(i, j, kk) = whole(i + h, j + h, kk + hz);
+          });
+        },
+        data.field(int(f)));
+  }
+  for (size_t t = 0; t < k.tables.size(); ++t) {
+    Grid<Real> values(GridShape{2, cols, k.tables[t].rows, 1, 0});
+    readNpyInto(values, dir + "/table_" + std::to_string(t) + ".npy");
+    auto &table = data.template table<Real>(int(t));
+    for (int r = 0; r < table.rows(); ++r)
+      for (int c = 0; c < cols; ++c)
+        table(r, c) = values(c, r);
+  }
+  std::ifstream scalarFile(dir + "/scalars.txt");
+  for (double &s : data.scalars())
+    scalarFile >> s;
+  for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes}) {
+    for (size_t f = 0; f < k.fields.size(); ++f)
+      if (std::string(k.fields[f].role) == "out")
+        data.template field<Real>(int(f)).poison();
+    k.run(data.args(), RunOptions{v, 0, 0});
+    for (size_t f = 0; f < k.fields.size(); ++f)
+      if (std::string(k.fields[f].role) == "out")
+        writeNpy(data.template field<Real>(int(f)),
+                 dir + "/out_" + variantName(v) + "_" + std::to_string(f) + ".npy");
+  }
+  return 0;
+}
+
+double seconds(const std::function<void()> &f) {
+  auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+template <typename Real> void fillRandom(KernelData &data, int nd) {
+  const KernelInfo &k = data.info();
+  for (size_t f = 0; f < k.fields.size(); ++f) {
+    std::string role = k.fields[f].role;
+    uint64_t seed = 1000 + f;
+    std::visit(
+        [&](auto &grid) {
+          using T = typename std::decay_t<decltype(grid)>::value_type;
+          if (role == "index")
+            grid.fillRandom(seed, T(0), T(nd));
+          else if constexpr (std::is_floating_point_v<T>) {
+            if (role == "in")
+              grid.fillRandom(seed, T(0.5), T(1.5));
+            else
+              grid.fillRandom(seed, T(-1), T(1));
+          }
+        },
+        data.field(int(f)));
+  }
+  for (size_t t = 0; t < k.tables.size(); ++t) {
+    // Small coefficients keep repeated in-place steps bounded.
+    auto &table = data.template table<Real>(int(t));
+    table.fillRandom(77 + t, Real(-1) / Real(table.rows()), Real(1) / Real(table.rows()));
+  }
+  for (double &s : data.scalars())
+    s = 0.5;
+}
+
+template <typename Real> int run(int argc, char **argv) {
+  if (argc != 9) {
+    std::fprintf(stderr, "usage: harness run NX NY NZ ND REPEATS SEARCH INPLACE\n");
+    return 2;
+  }
+  const KernelInfo &k = theKernel();
+  GridShape shape{k.dims, std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), k.radius};
+  const int nd = std::atoi(argv[5]), repeats = std::max(1, std::atoi(argv[6]));
+  const bool search = std::atoi(argv[7]) != 0, inPlace = std::atoi(argv[8]) != 0;
+
+  std::fprintf(stderr, "bench: measuring triad bandwidth...\n");
+  std::printf("triad %.6f\n", measureTriadBandwidth());
+  std::fflush(stdout);
+
+  KernelData data(k, shape, nd, inPlace);
+  fillRandom<Real>(data, nd);
+  const ErasedArgs args = data.args();
+  auto time = [&](const RunOptions &o, int reps) {
+    k.run(args, o); // warm-up: first touch of the partial sums, caches, threads
+    std::vector<double> t;
+    for (int r = 0; r < reps; ++r)
+      t.push_back(seconds([&] { k.run(args, o); }));
+    return median(t);
+  };
+  for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes}) {
+    RunOptions best{v, 0, 0};
+    if (search && v != Variant::Naive) {
+      double bestTime = 1e30;
+      for (int by : {4, 8, 16, 32, 64}) {
+        if (by > shape.ny && by != 4)
+          continue;
+        for (int bz : {8, 16, 32, 64, 128, shape.nz}) {
+          if (bz > shape.nz)
+            continue;
+          RunOptions o{v, by, bz};
+          double t = time(o, std::min(repeats, 3));
+          std::fprintf(stderr, "bench: %s by=%d bz=%d: %.4f s\n", variantName(v), by, bz, t);
+          if (t < bestTime) {
+            bestTime = t;
+            best = o;
+          }
+        }
+      }
+    }
+    std::fprintf(stderr, "bench: timing %s%s...\n", variantName(v), inPlace ? " in place" : "");
+    double t = time(best, repeats);
+    std::printf("variant %s %d %d %d %.9f\n", variantName(v), inPlace ? 1 : 0, best.blockY,
+                best.blockZ, t);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    const std::string mode = argc > 1 ? argv[1] : "";
+    bool f = isFloat(theKernel());
+    if (mode == "check" && argc == 3)
+      return f ? check<float>(argv[2]) : check<double>(argv[2]);
+    if (mode == "run")
+      return f ? run<float>(argc, argv) : run<double>(argc, argv);
+    std::fprintf(stderr, "usage: harness check DIR | harness run NX NY NZ ND REPEATS SEARCH "
+                         "INPLACE\n");
+    return 2;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "harness: %s\n", e.what());
+    return 1;
+  }
+}
