@@ -1,6 +1,8 @@
 //===- CostModel.cpp ------------------------------------------------------===//
 #include "analysis/CostModel.h"
 
+#include <vector>
+
 namespace stencilc::analysis {
 
 using Kind = ir::Expr::Kind;
@@ -22,15 +24,21 @@ int expressionFlops(const ir::Expr &e) {
 }
 
 int updateFlops(const LinearForm &form) {
+  std::vector<int> all;
+  for (size_t g = 0; g < form.groups.size(); ++g)
+    all.push_back(int(g));
   int flops = 0;
   bool first = true;
-  for (const CoefGroup &group : form.groups) {
-    const Term &lead = form.terms[group.terms[0]];
-    flops += int(group.terms.size()) - 1; // add the points of the group
-    int multiplicands = int(lead.factors.size()) + (group.coef.isOne() || group.coef.isMinusOne() ? 0 : 1);
-    flops += multiplicands; // form the coefficient and apply it to the sum
-    for (const ir::ExprPtr &factor : lead.factors)
-      flops += expressionFlops(*factor);
+  for (const std::vector<int> &partition : partitionGroupsByFactors(form, all)) {
+    const std::vector<ir::ExprPtr> &factors = form.terms[form.groups[partition[0]].terms[0]].factors;
+    for (int g : partition) {
+      const CoefGroup &group = form.groups[g];
+      flops += int(group.terms.size()) - 1;                         // add the group's points
+      flops += group.coef.isOne() || group.coef.isMinusOne() ? 0 : 1; // apply its constant
+    }
+    flops += int(partition.size()) - 1; // add the groups of the partition
+    for (const ir::ExprPtr &factor : factors)
+      flops += expressionFlops(*factor) + 1; // evaluate the factor, multiply it in
     if (!first)
       flops += 1; // into the running sum
     first = false;

@@ -176,4 +176,23 @@ std::vector<PointRead> ReadSummary::pointsOf(int field) const {
   return result;
 }
 
+std::vector<std::vector<int>> partitionGroupsByFactors(const LinearForm &form,
+                                                       const std::vector<int> &groups) {
+  std::vector<std::string> keys;
+  std::vector<std::vector<int>> partitions;
+  for (int g : groups) {
+    std::string key;
+    for (const ir::ExprPtr &f : form.terms[form.groups[g].terms[0]].factors)
+      key += exprKey(*f) + ";";
+    auto it = std::find(keys.begin(), keys.end(), key);
+    if (it == keys.end() || key.empty()) {
+      keys.push_back(key);
+      partitions.push_back({g});
+    } else {
+      partitions[it - keys.begin()].push_back(g);
+    }
+  }
+  return partitions;
+}
+
 } // namespace stencilc

@@ -106,6 +106,13 @@ struct LinearStencil {
 /// by a literal zero are reported as located errors; returns nullopt then.
 std::optional<LinearStencil> linearize(const ir::Stencil &stencil, DiagnosticEngine &diag);
 
+/// `groups` (indices into form.groups, in order) partitioned by their factor
+/// lists: groups with structurally equal factors share one product of them,
+/// K * (c1 * S1 + c2 * S2 + ...), so a kernel multiplies K in once. Partitions
+/// keep the order of their first group, and groups their order within one.
+std::vector<std::vector<int>> partitionGroupsByFactors(const LinearForm &form,
+                                                       const std::vector<int> &groups);
+
 /// Canonical text of an expression with resolved names; structurally equal
 /// expressions (and only those) have equal keys. Used to merge terms.
 std::string exprKey(const ir::Expr &e);

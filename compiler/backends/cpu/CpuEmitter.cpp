@@ -75,8 +75,12 @@ public:
     n.field = [this](int id, const Offset &o) { return access(id, o); };
     n.table = [this](int table, int row, int index) {
       columns_.insert({table, index});
+      auto [it, fresh] = rows_.try_emplace(table, row, row);
+      it->second.first = std::min(it->second.first, row);
+      it->second.second = std::max(it->second.second, row);
       fields_.insert(index);
-      return fmt::format("{}[{}]", names_.tableColumn(table, index), row);
+      // Staged coefficients: row r of lane l (see rowFunction).
+      return fmt::format("{}[{} * kW + l]", names_.tableColumn(table, index), row);
     };
     return n;
   }
@@ -101,17 +105,13 @@ public:
     return out;
   }
 
-  /// Declarations inside the x loop: each table's coefficients for this point.
-  std::string perPoint() const {
-    std::string out;
-    for (const auto &[table, index] : columns_)
-      out += fmt::format("    const Real *{} = tables.{}.column({}[x]);\n",
-                         names_.tableColumn(table, index), names_.table(table),
-                         names_.field(index));
-    return out;
-  }
-
   bool usesTables() const { return !columns_.empty(); }
+  const std::set<std::pair<int, int>> &columns() const { return columns_; }
+  /// Blocks of 8 rows of `table` that the body reads: [begin, end).
+  std::pair<int, int> rowBlocks(int table) const {
+    auto [lo, hi] = rows_.at(table);
+    return {lo / 8 * 8, (hi + 8) / 8 * 8};
+  }
   void addField(int f) { fields_.insert(f); }
 
   std::string cType(const ir::Field &f) const {
@@ -130,6 +130,7 @@ private:
   const KernelNames &names_;
   std::set<int> fields_, lines_, planes_, scalars_;
   std::set<std::pair<int, int>> columns_;
+  std::map<int, std::pair<int, int>> rows_; ///< table -> lowest and highest row read
 };
 
 class CpuEmitter {
@@ -264,7 +265,7 @@ private:
 
   /// The sum of a group's terms on plane `dz` (all planes if unset), with its coefficient.
   std::string groupExpr(BodyUses &uses, const LinearForm &form, const CoefGroup &group,
-                        std::optional<int> dz) const {
+                        std::optional<int> dz, bool withFactors = true) const {
     std::string sum;
     int count = 0;
     for (size_t i = 0; i < group.terms.size(); ++i) {
@@ -281,6 +282,20 @@ private:
     if (count == 0)
       return "";
     std::vector<std::string> factors;
+    if (withFactors)
+      factors = factorTexts(uses, form, group);
+    std::string coef = coefficientProduct(group.coef, factors);
+    if (coef == "Real(1)")
+      return count == 1 ? sum : "(" + sum + ")";
+    if (coef == "Real(-1)")
+      return count == 1 && sum[0] != '-' ? "-" + sum : "-(" + sum + ")";
+    return coef + " * " + (count == 1 && sum[0] != '-' ? sum : "(" + sum + ")");
+  }
+
+  /// The coefficient factors of a group, each ready to be a multiplicand.
+  std::vector<std::string> factorTexts(BodyUses &uses, const LinearForm &form,
+                                       const CoefGroup &group) const {
+    std::vector<std::string> factors;
     CExprNames exprNames = uses.exprNames();
     for (const ir::ExprPtr &factor : form.terms[group.terms[0]].factors) {
       std::string text = printCExpr(*factor, exprNames);
@@ -288,12 +303,7 @@ private:
                   factor->kind != ir::Expr::Kind::Neg && factor->kind != ir::Expr::Kind::Div;
       factors.push_back(atom ? text : "(" + text + ")");
     }
-    std::string coef = coefficientProduct(group.coef, factors);
-    if (coef == "Real(1)")
-      return count == 1 ? sum : "(" + sum + ")";
-    if (coef == "Real(-1)")
-      return count == 1 && sum[0] != '-' ? "-" + sum : "-(" + sum + ")";
-    return coef + " * " + (count == 1 && sum[0] != '-' ? sum : "(" + sum + ")");
+    return factors;
   }
 
   /// Does group `g` of `form` have points on plane dz?
@@ -311,11 +321,35 @@ private:
     const LinearForm &form = linear_.updates[item.update];
     std::string out;
     bool first = assignFirst;
-    for (int g : item.groups) {
-      std::string expr = groupExpr(uses, form, form.groups[g], dz);
-      if (expr.empty())
+    for (const std::vector<int> &partition : partitionGroupsByFactors(form, item.groups)) {
+      // Groups sharing their factors K: target += K * (c1 * S1 + c2 * S2 ...).
+      std::vector<int> present;
+      for (int g : partition)
+        if (!dz || groupTouches(form, form.groups[g], *dz))
+          present.push_back(g);
+      if (present.empty())
         continue;
-      out += fmt::format("    // g{}: {}\n", g, ir::groupToString(s_, form, form.groups[g]));
+      for (int g : present)
+        out += fmt::format("    // g{}: {}\n", g, ir::groupToString(s_, form, form.groups[g]));
+      std::string expr;
+      if (present.size() == 1) {
+        expr = groupExpr(uses, form, form.groups[present[0]], dz);
+      } else {
+        std::string inner;
+        for (int g : present) {
+          std::string e = groupExpr(uses, form, form.groups[g], dz, /*withFactors=*/false);
+          if (inner.empty())
+            inner = e;
+          else if (e[0] == '-')
+            inner += " - " + e.substr(1);
+          else
+            inner += " + " + e;
+        }
+        std::string product;
+        for (const std::string &f : factorTexts(uses, form, form.groups[present[0]]))
+          product += f + " * ";
+        expr = product + "(" + inner + ")";
+      }
       out += fmt::format("    {} {} {};\n", target, first ? "=" : "+=", expr);
       first = false;
     }
@@ -329,20 +363,63 @@ private:
     return out;
   }
 
-  /// A function over the x points of one row, wrapping a loop body.
-  static std::string rowFunction(const std::string &comment, const std::string &name,
-                                 const std::string &extraParams, const BodyUses &uses,
-                                 const std::set<int> &outputs, const std::string &body) {
+  /// A function over the x points of one row, wrapping a loop body. Table
+  /// coefficients are staged kW points at a time (rt::loadColumns) so the
+  /// vector loop reads them as whole vectors instead of gathering them.
+  std::string rowFunction(const std::string &comment, const std::string &name,
+                          const std::string &extraParams, const BodyUses &uses,
+                          const std::set<int> &outputs, const std::string &body) const {
     std::string out = comment;
     out += fmt::format("inline void {}([[maybe_unused]] const Args &args, [[maybe_unused]] const "
                        "Tables &tables,{} std::ptrdiff_t y, std::ptrdiff_t z) {{\n",
                        name, extraParams);
     out += "  const std::ptrdiff_t nx = args.extent.nx;\n";
     out += uses.prologue(outputs);
-    out += "#pragma omp simd\n  for (std::ptrdiff_t x = 0; x < nx; ++x) {\n";
-    out += uses.perPoint();
-    out += body;
-    out += "  }\n}\n\n";
+    out += "@ACC_DECL@";
+    if (!uses.usesTables()) {
+      out += "#pragma omp simd\n  for (std::ptrdiff_t x = 0; x < nx; ++x) {\n";
+      out += body;
+      out += "  }\n}\n\n";
+      return out;
+    }
+    out += "  constexpr int kW = rt::kSimdLanes<Real>; // points per staged block\n";
+    for (const auto &[table, index] : uses.columns())
+      out += fmt::format("  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + l at [r * kW + l]\n",
+                         names_.tableColumn(table, index), paddedRows(table));
+    out += "  for (std::ptrdiff_t x0 = 0; x0 < nx; x0 += kW) {\n"
+           "    const int n = int(std::min<std::ptrdiff_t>(kW, nx - x0));\n";
+    for (const auto &[table, index] : uses.columns()) {
+      auto [begin, end] = uses.rowBlocks(table);
+      out += fmt::format("    rt::loadColumns<kW>(tables.{}, {} + x0, n, {}, {}, {});\n",
+                         names_.table(table), names_.field(index), begin, end,
+                         names_.tableColumn(table, index));
+    }
+    out += "    auto point = [&](std::ptrdiff_t x, int l) {\n";
+    out += indentBody(body);
+    out += "    };\n"
+           "    if (n == kW) {\n"
+           "#pragma omp simd\n"
+           "      for (int l = 0; l < kW; ++l)\n"
+           "        point(x0 + l, l);\n"
+           "    } else {\n"
+           "      for (int l = 0; l < n; ++l)\n"
+           "        point(x0 + l, l);\n"
+           "    }\n"
+           "  }\n}\n\n";
+    return out;
+  }
+
+  int paddedRows(int table) const { return (s_.tables[table].rows + 7) / 8 * 8; }
+
+  static std::string indentBody(const std::string &body) {
+    std::string out;
+    size_t start = 0;
+    while (start < body.size()) {
+      size_t end = body.find('\n', start);
+      std::string line = body.substr(start, end - start);
+      out += (line.empty() ? "" : "  ") + line + "\n";
+      start = end == std::string::npos ? body.size() : end + 1;
+    }
     return out;
   }
 
@@ -374,10 +451,17 @@ private:
       body += sumStatements(uses, item, std::nullopt, sum, true);
       body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", sum);
     }
-    return rowFunction(fmt::format("/// Sweep {}: every group of the sweep at the points of output "
-                                   "row (y, z).\n",
-                                   sweep),
-                       fmt::format("sweep{}_row", sweep), "", uses, outputs, body);
+    return fillAccDecl(rowFunction(fmt::format("/// Sweep {}: every group of the sweep at the points "
+                                               "of output row (y, z).\n",
+                                               sweep),
+                                   fmt::format("sweep{}_row", sweep), "", uses, outputs, body),
+                       "");
+  }
+
+  /// The partial-sum pointers go right after the prologue.
+  static std::string fillAccDecl(std::string fn, const std::string &decl) {
+    size_t at = fn.find("@ACC_DECL@");
+    return fn.replace(at, std::string("@ACC_DECL@").size(), decl);
   }
 
   /// Planes on which sweep `sweep` accumulates anything, ascending.
@@ -426,10 +510,7 @@ private:
         sweep, dz);
     std::string fn = rowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)),
                                  " Real *const *acc,", uses, {}, body);
-    // The partial-sum pointers go right after the prologue.
-    size_t at = fn.find("#pragma omp simd");
-    fn.insert(at, accDecl);
-    return fn;
+    return fillAccDecl(fn, accDecl);
   }
 
   /// Stores finished output row (y, z): partial sums plus the groups applied at store time.
@@ -461,8 +542,7 @@ private:
                     "store it.\n",
                     sweep),
         fmt::format("sweep{}_finish", sweep), " Real *const *acc,", uses, outputs, body);
-    fn.insert(fn.find("#pragma omp simd"), accDecl);
-    return fn;
+    return fillAccDecl(fn, accDecl);
   }
 
   int accumulatedOutputs(int sweep) const {

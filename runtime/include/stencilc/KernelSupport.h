@@ -11,8 +11,13 @@
 #include "stencilc/Kernel.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <cstddef>
 #include <string>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 namespace stencilc::rt {
 
@@ -44,6 +49,71 @@ private:
   std::ptrdiff_t stride_;
   AlignedBuffer<T> storage_;
 };
+
+/// Points a kernel stages coefficients for at a time: one vector register.
+template <typename T> inline constexpr int kSimdLanes =
+#if defined(__AVX512F__)
+    64 / int(sizeof(T));
+#else
+    32 / int(sizeof(T));
+#endif
+
+/// Coefficients of `n` <= W consecutive points, transposed: out[r * W + l] =
+/// C[r][idx[l]] for the rows r in [rowBegin, rowEnd) (multiples of 8). Each point's
+/// column is read as whole vectors and transposed in registers, which costs
+/// far less than gathering every coefficient lane by lane from a random
+/// column. Lanes l >= n repeat point 0.
+template <int W, typename T, typename I>
+inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBegin, int rowEnd,
+                        T *out) {
+  const T *col[W];
+  for (int l = 0; l < W; ++l)
+    col[l] = t.column(idx[l < n ? l : 0]);
+#if defined(__AVX2__) && !defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float> && W == 8) {
+    for (int r0 = rowBegin; r0 < rowEnd; r0 += 8) {
+      __m256 v[8];
+      for (int l = 0; l < 8; ++l)
+        v[l] = _mm256_load_ps(col[l] + r0);
+      __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+      __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+      __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
+      __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
+      __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+      __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+      __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+      __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+      T *o = out + r0 * 8;
+      _mm256_store_ps(o + 0, _mm256_permute2f128_ps(s0, s4, 0x20));
+      _mm256_store_ps(o + 8, _mm256_permute2f128_ps(s1, s5, 0x20));
+      _mm256_store_ps(o + 16, _mm256_permute2f128_ps(s2, s6, 0x20));
+      _mm256_store_ps(o + 24, _mm256_permute2f128_ps(s3, s7, 0x20));
+      _mm256_store_ps(o + 32, _mm256_permute2f128_ps(s0, s4, 0x31));
+      _mm256_store_ps(o + 40, _mm256_permute2f128_ps(s1, s5, 0x31));
+      _mm256_store_ps(o + 48, _mm256_permute2f128_ps(s2, s6, 0x31));
+      _mm256_store_ps(o + 56, _mm256_permute2f128_ps(s3, s7, 0x31));
+    }
+    return;
+  }
+  if constexpr (std::is_same_v<T, double> && W == 4) {
+    for (int r0 = rowBegin; r0 < rowEnd; r0 += 4) {
+      __m256d a = _mm256_load_pd(col[0] + r0), b = _mm256_load_pd(col[1] + r0);
+      __m256d c = _mm256_load_pd(col[2] + r0), d = _mm256_load_pd(col[3] + r0);
+      __m256d ab0 = _mm256_unpacklo_pd(a, b), ab1 = _mm256_unpackhi_pd(a, b);
+      __m256d cd0 = _mm256_unpacklo_pd(c, d), cd1 = _mm256_unpackhi_pd(c, d);
+      T *o = out + r0 * 4;
+      _mm256_store_pd(o + 0, _mm256_permute2f128_pd(ab0, cd0, 0x20));
+      _mm256_store_pd(o + 4, _mm256_permute2f128_pd(ab1, cd1, 0x20));
+      _mm256_store_pd(o + 8, _mm256_permute2f128_pd(ab0, cd0, 0x31));
+      _mm256_store_pd(o + 12, _mm256_permute2f128_pd(ab1, cd1, 0x31));
+    }
+    return;
+  }
+#endif
+  for (int r = rowBegin; r < rowEnd; ++r)
+    for (int l = 0; l < W; ++l)
+      out[r * W + l] = col[l][r];
+}
 
 /// Tiles of [0, n) of size `block` (the last one shorter).
 struct TileRange {
