@@ -695,27 +695,26 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
   }
 
   std::string runBody() const {
-    std::string out;
-    out += "  const int ny = a.extent.ny, nz = a.extent.nz;\n";
-    out += "  switch (options.variant) {\n";
-    out += "  case rt::Variant::Naive:\n";
-    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
-      out += fmt::format("    sweep{}_naive(a, t);\n", sweep);
-    out += "    return;\n";
-    out += fmt::format("  case rt::Variant::Blocked: {{\n"
-                       "    const int by = rt::chooseBlock(options.blockY, {}, ny);\n"
-                       "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
-                       kBlockedY, kBlockedZ);
-    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
-      out += fmt::format("    sweep{}_blocked(a, t, by, bz);\n", sweep);
-    out += "    return;\n  }\n";
-    out += fmt::format("  case rt::Variant::Planes: {{\n"
-                       "    const int by = rt::chooseBlock(options.blockY, {}, ny);\n"
-                       "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
-                       kPlanesY, kPlanesZ);
-    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
-      out += fmt::format("    sweep{}_planes(a, t, by, bz);\n", sweep);
-    out += "    return;\n  }\n  }\n";
+    struct Case {
+      const char *variant; ///< rt::Variant enumerator and function suffix
+      const char *suffix;
+      int blockY, blockZ; ///< default tiles, or 0 for untiled
+    };
+    const Case cases[] = {{"Naive", "naive", 0, 0},
+                          {"Blocked", "blocked", kBlockedY, kBlockedZ},
+                          {"Planes", "planes", kPlanesY, kPlanesZ}};
+    std::string out = "  const int ny = a.extent.ny, nz = a.extent.nz;\n  switch (options.variant) {\n";
+    for (const Case &c : cases) {
+      out += fmt::format("  case rt::Variant::{}: {{\n", c.variant);
+      if (c.blockY)
+        out += fmt::format("    const int by = rt::chooseBlock(options.blockY, {}, ny);\n"
+                           "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
+                           c.blockY, c.blockZ);
+      for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
+        out += fmt::format("    sweep{}_{}(a, t{});\n", sweep, c.suffix, c.blockY ? ", by, bz" : "");
+      out += "    return;\n  }\n";
+    }
+    out += "  }\n";
     out += fmt::format("  throw rt::KernelError(\"{}: unknown variant\");\n", kernel_);
     return out;
   }
