@@ -170,6 +170,7 @@ int runDumpIr() {
   }
   return status;
 }
+
 int runGen() {
   int status = 0;
   for (const std::string &path : inputFiles) {
