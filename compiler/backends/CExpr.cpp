@@ -10,19 +10,6 @@ namespace stencilc::backend {
 using Kind = ir::Expr::Kind;
 
 namespace {
-enum Precedence { AddPrec = 1, MulPrec = 2, UnaryPrec = 3, AtomPrec = 4 };
-
-int precedence(const ir::Expr &e) {
-  switch (e.kind) {
-  case Kind::Add:
-  case Kind::Sub: return AddPrec;
-  case Kind::Mul:
-  case Kind::Div: return MulPrec;
-  case Kind::Neg: return UnaryPrec;
-  default: return AtomPrec;
-  }
-}
-
 const char *cFunction(ir::FuncKind f) {
   switch (f) {
   case ir::FuncKind::Sin: return "std::sin";
@@ -39,22 +26,22 @@ std::string wrap(const std::string &text, bool parens) { return parens ? "(" + t
 
 std::string printCExpr(const ir::Expr &e, const CExprNames &names) {
   auto operand = [&](const ir::Expr &op, int minPrec) {
-    return wrap(printCExpr(op, names), precedence(op) < minPrec);
+    return wrap(printCExpr(op, names), ir::exprPrecedence(op) < minPrec);
   };
   switch (e.kind) {
   case Kind::Number: return "Real(" + e.spelling + ")";
   case Kind::ScalarRef: return names.scalar(e.id);
   case Kind::FieldRef: return names.field(e.id, e.offset);
   case Kind::TableRef: return names.table(e.id, e.row, e.indexField);
-  case Kind::Neg: return "-" + operand(*e.operands[0], UnaryPrec);
+  case Kind::Neg: return "-" + operand(*e.operands[0], ir::UnaryPrecedence);
   case Kind::Add:
-    return operand(*e.operands[0], AddPrec) + " + " + operand(*e.operands[1], AddPrec);
+    return operand(*e.operands[0], ir::AddPrecedence) + " + " + operand(*e.operands[1], ir::AddPrecedence);
   case Kind::Sub:
-    return operand(*e.operands[0], AddPrec) + " - " + operand(*e.operands[1], MulPrec);
+    return operand(*e.operands[0], ir::AddPrecedence) + " - " + operand(*e.operands[1], ir::MulPrecedence);
   case Kind::Mul:
-    return operand(*e.operands[0], MulPrec) + " * " + operand(*e.operands[1], MulPrec);
+    return operand(*e.operands[0], ir::MulPrecedence) + " * " + operand(*e.operands[1], ir::MulPrecedence);
   case Kind::Div:
-    return operand(*e.operands[0], MulPrec) + " / " + operand(*e.operands[1], UnaryPrec);
+    return operand(*e.operands[0], ir::MulPrecedence) + " / " + operand(*e.operands[1], ir::UnaryPrecedence);
   case Kind::Call: return std::string(cFunction(e.func)) + "(" + printCExpr(*e.operands[0], names) + ")";
   case Kind::Sum:
   case Kind::Deriv: break;

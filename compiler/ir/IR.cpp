@@ -79,6 +79,17 @@ const char *funcKindName(FuncKind k) {
   return "?";
 }
 
+int exprPrecedence(const Expr &e) {
+  switch (e.kind) {
+  case Expr::Kind::Add:
+  case Expr::Kind::Sub: return AddPrecedence;
+  case Expr::Kind::Mul:
+  case Expr::Kind::Div: return MulPrecedence;
+  case Expr::Kind::Neg: return UnaryPrecedence;
+  default: return AtomPrecedence;
+  }
+}
+
 ExprPtr Expr::clone() const {
   auto copy = std::make_unique<Expr>(kind, loc);
   copy->number = number;

@@ -157,6 +157,12 @@ struct Expr {
   ExprPtr clone() const;
 };
 
+/// How tightly an expression binds, for printers that parenthesise minimally:
+/// + and - bind loosest, then * and /, then unary minus, then atoms (leaves,
+/// calls, sums, derivatives).
+enum ExprPrecedence { AddPrecedence = 1, MulPrecedence = 2, UnaryPrecedence = 3, AtomPrecedence = 4 };
+int exprPrecedence(const Expr &e);
+
 /// `output = rhs;`
 struct Update {
   int output = -1;

@@ -38,7 +38,8 @@ using Kind = Expr::Kind;
 namespace {
 
 /// Binding strength, as in the grammar: expr < term < unary < primary.
-enum Precedence { AddPrec = 1, MulPrec = 2, UnaryPrec = 3, PrimaryPrec = 4 };
+constexpr int AddPrec = AddPrecedence, MulPrec = MulPrecedence, UnaryPrec = UnaryPrecedence,
+              PrimaryPrec = AtomPrecedence;
 
 template <typename T> std::string nameOf(const std::vector<T> &items, int id, const char *what) {
   if (id >= 0 && id < int(items.size()))
@@ -54,16 +55,11 @@ std::string numberText(const Expr &e) {
   return fmt::format("{}", e.number);
 }
 
+/// A negative number literal prints with a minus, so it binds like unary minus.
 int precedenceOf(const Expr &e) {
-  switch (e.kind) {
-  case Kind::Add:
-  case Kind::Sub: return AddPrec;
-  case Kind::Mul:
-  case Kind::Div: return MulPrec;
-  case Kind::Neg: return UnaryPrec;
-  case Kind::Number: return numberText(e).starts_with("-") ? UnaryPrec : PrimaryPrec;
-  default: return PrimaryPrec;
-  }
+  if (e.kind == Kind::Number && numberText(e).starts_with("-"))
+    return UnaryPrec;
+  return exprPrecedence(e);
 }
 
 const char *binaryOperator(Kind k) {

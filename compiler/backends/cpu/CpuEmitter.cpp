@@ -299,8 +299,9 @@ private:
     CExprNames exprNames = uses.exprNames();
     for (const ir::ExprPtr &factor : form.terms[group.terms[0]].factors) {
       std::string text = printCExpr(*factor, exprNames);
-      bool atom = factor->kind != ir::Expr::Kind::Add && factor->kind != ir::Expr::Kind::Sub &&
-                  factor->kind != ir::Expr::Kind::Neg && factor->kind != ir::Expr::Kind::Div;
+      // A product chains without parentheses; anything looser, or a quotient, gets them.
+      bool atom = ir::exprPrecedence(*factor) == ir::AtomPrecedence ||
+                  factor->kind == ir::Expr::Kind::Mul;
       factors.push_back(atom ? text : "(" + text + ")");
     }
     return factors;
@@ -419,17 +420,28 @@ private:
     return out;
   }
 
-  /// The groups of update `u` that sweep `sweep` evaluates, split into those
+  /// The groups of one update that a sweep evaluates, split into those
   /// accumulated over the planes and those applied when the point is stored.
-  void splitGroups(int sweep, int u, std::vector<int> &accumulated,
-                   std::vector<int> &atStore) const {
-    const LinearForm &form = linear_.updates[u];
-    for (int g : decomposition_.sweeps[sweep].groups[u]) {
-      if (isCentreOnlyGroup(form, form.groups[g]))
-        atStore.push_back(g);
-      else
-        accumulated.push_back(g);
+  struct UpdateSplit {
+    int update = 0;
+    std::vector<int> accumulated, atStore;
+    int slot = -1; ///< index of its partial sums in the planes ring, or -1 if none
+  };
+
+  std::vector<UpdateSplit> splitSweep(int sweep) const {
+    std::vector<UpdateSplit> splits;
+    int slots = 0;
+    for (size_t u = 0; u < linear_.updates.size(); ++u) {
+      const LinearForm &form = linear_.updates[u];
+      UpdateSplit split;
+      split.update = int(u);
+      for (int g : decomposition_.sweeps[sweep].groups[u])
+        (isCentreOnlyGroup(form, form.groups[g]) ? split.atStore : split.accumulated).push_back(g);
+      if (!split.accumulated.empty())
+        split.slot = slots++;
+      splits.push_back(std::move(split));
     }
+    return splits;
   }
 
   std::string naiveRow(int sweep) const {
@@ -463,11 +475,9 @@ private:
   /// Planes on which sweep `sweep` accumulates anything, ascending.
   std::vector<int> accumulatedPlanes(int sweep) const {
     std::set<int> planes;
-    for (size_t u = 0; u < linear_.updates.size(); ++u) {
-      std::vector<int> accumulated, atStore;
-      splitGroups(sweep, int(u), accumulated, atStore);
-      const LinearForm &form = linear_.updates[u];
-      for (int g : accumulated)
+    for (const UpdateSplit &split : splitSweep(sweep)) {
+      const LinearForm &form = linear_.updates[split.update];
+      for (int g : split.accumulated)
         for (int t : form.groups[g].terms)
           planes.insert(form.terms[t].offset[2]);
     }
@@ -482,23 +492,17 @@ private:
   std::string planeAccumulate(int sweep, int dz) const {
     BodyUses uses(s_, names_);
     std::string body, accDecl;
-    int slot = 0;
-    for (size_t u = 0; u < linear_.updates.size(); ++u) {
-      const LinearForm &form = linear_.updates[u];
-      std::vector<int> accumulated, atStore;
-      splitGroups(sweep, int(u), accumulated, atStore);
-      if (accumulated.empty())
-        continue;
+    for (const UpdateSplit &split : splitSweep(sweep)) {
+      const LinearForm &form = linear_.updates[split.update];
       std::vector<int> touching;
-      for (int g : accumulated)
+      for (int g : split.accumulated)
         if (groupTouches(form, form.groups[g], dz))
           touching.push_back(g);
-      std::string acc = names_.acc(form.output);
-      int mySlot = slot++;
       if (touching.empty())
         continue;
-      accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, mySlot);
-      body += sumStatements(uses, RowItem{int(u), touching, false}, dz, acc + "[x]", false);
+      std::string acc = names_.acc(form.output);
+      accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, split.slot);
+      body += sumStatements(uses, RowItem{split.update, touching, false}, dz, acc + "[x]", false);
     }
     std::string comment = fmt::format(
         "/// Sweep {}, planes scheme: adds the points on input plane z{:+} to the partial sums of "
@@ -514,20 +518,18 @@ private:
     BodyUses uses(s_, names_);
     std::set<int> outputs;
     std::string body, accDecl;
-    int slot = 0;
-    for (size_t u = 0; u < linear_.updates.size(); ++u) {
-      const LinearForm &form = linear_.updates[u];
-      std::vector<int> accumulated, atStore;
-      splitGroups(sweep, int(u), accumulated, atStore);
+    for (const UpdateSplit &split : splitSweep(sweep)) {
+      const LinearForm &form = linear_.updates[split.update];
       int out = form.output;
       outputs.insert(out);
       uses.addField(out);
       std::string value = names_.acc(out) + "_value";
       body += fmt::format("    Real {};\n", value);
-      body += sumStatements(uses, RowItem{int(u), atStore, sweep == 0}, std::nullopt, value, true);
-      if (!accumulated.empty()) {
+      body += sumStatements(uses, RowItem{split.update, split.atStore, sweep == 0}, std::nullopt,
+                            value, true);
+      if (split.slot >= 0) {
         std::string acc = names_.acc(out);
-        accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, slot++);
+        accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, split.slot);
         body += fmt::format("    {} += {}[x];\n    {}[x] = Real(0); // ready for plane z + ring size\n",
                             value, acc, acc);
       }
@@ -543,11 +545,8 @@ private:
 
   int accumulatedOutputs(int sweep) const {
     int n = 0;
-    for (size_t u = 0; u < linear_.updates.size(); ++u) {
-      std::vector<int> accumulated, atStore;
-      splitGroups(sweep, int(u), accumulated, atStore);
-      n += !accumulated.empty();
-    }
+    for (const UpdateSplit &split : splitSweep(sweep))
+      n += split.slot >= 0;
     return n;
   }
 
