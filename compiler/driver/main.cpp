@@ -7,12 +7,13 @@
 //                              write a header and a source file per stencil
 //
 // `--dump-after=PASS[,PASS]` prints the IR after the named passes of the pipeline.
+// Other subcommands live in driver/*Command.cpp and register through Driver.h.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/CpuEmitter.h"
 #include "driver/Bench.h"
+#include "driver/Driver.h"
 #include "driver/FileOutput.h"
-#include "frontend/Frontend.h"
 #include "ir/Printer.h"
 #include "passes/Pipeline.h"
 
@@ -21,7 +22,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -96,53 +96,26 @@ llvm::cl::opt<BenchOptions::InPlace> benchInPlace(
                      clEnumValN(BenchOptions::InPlace::Off, "off", "out of place only")),
     llvm::cl::init(BenchOptions::InPlace::Auto), llvm::cl::sub(benchCommand));
 
-/// A compiled file with the source manager its IR locations point into.
-struct LoadedModule {
-  std::unique_ptr<llvm::SourceMgr> sourceMgr;
-  std::unique_ptr<DiagnosticEngine> diag;
-  ir::Module module;
-  std::vector<CompiledStencil> compiled; ///< one per stencil, pointing into `module`
-};
-
 bool checkDumpAfterNames() {
   for (const std::string &name : dumpAfter)
     if (!llvm::is_contained(pipelinePassNames(), name)) {
-      llvm::WithColor::error(llvm::errs(), "stencilc")
-          << "unknown pass '" << name << "' in --dump-after; passes are: "
-          << llvm::join(pipelinePassNames(), ", ") << "\n";
+      driver::reportError("unknown pass '" + name + "' in --dump-after; passes are: " +
+                          llvm::join(pipelinePassNames(), ", "));
       return false;
     }
   return true;
 }
 
-/// Loads, parses and runs the pipeline on one file; diagnostics go to stderr.
-std::unique_ptr<LoadedModule> loadModule(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
-  if (!buffer) {
-    llvm::WithColor::error(llvm::errs(), "stencilc")
-        << "cannot open '" << path << "': " << buffer.getError().message() << "\n";
-    return nullptr;
-  }
-  auto loaded = std::make_unique<LoadedModule>();
-  loaded->sourceMgr = std::make_unique<llvm::SourceMgr>();
-  unsigned id = loaded->sourceMgr->AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
-  loaded->diag = std::make_unique<DiagnosticEngine>(*loaded->sourceMgr, llvm::errs());
-  auto module = parseModule(id, *loaded->diag);
-  if (!module)
-    return nullptr;
-  loaded->module = std::move(*module);
+/// Loads, parses and runs the pipeline on one file with the options of the
+/// core commands; diagnostics go to stderr.
+std::unique_ptr<driver::LoadedModule> loadModule(const std::string &path) {
+  driver::LoadOptions options;
   if (elemTypeOverride != ElemTypeOverride::AsDeclared)
-    for (ir::Stencil &stencil : loaded->module.stencils)
-      stencil.elemType = elemTypeOverride == ElemTypeOverride::Float ? ir::ElemType::Float
-                                                                     : ir::ElemType::Double;
-  PipelineOptions options;
-  options.forceSplit = forceSplit;
-  options.dumpAfter.assign(dumpAfter.begin(), dumpAfter.end());
-  auto compiled = runPipeline(loaded->module, *loaded->diag, options);
-  if (!compiled)
-    return nullptr;
-  loaded->compiled = std::move(*compiled);
-  return loaded;
+    options.elemType =
+        elemTypeOverride == ElemTypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
+  options.pipeline.forceSplit = forceSplit;
+  options.pipeline.dumpAfter.assign(dumpAfter.begin(), dumpAfter.end());
+  return driver::loadModule(path, options);
 }
 
 int runCheck() {
@@ -268,6 +241,8 @@ int main(int argc, char **argv) {
     return runGen();
   if (benchCommand)
     return runBenchCommand();
+  if (driver::CommandEntry run = driver::selectedRegisteredCommand())
+    return run();
   llvm::cl::PrintHelpMessage();
   return 2;
 }
