@@ -18,8 +18,13 @@ packages=(
   libfmt-dev libgtest-dev
   # libFuzzer and the sanitizer runtimes (compiler-rt) for scripts/fuzz.sh.
   libclang-rt-14-dev
+  # Clang LibTooling for `stencilc lift` and `stencilc rewrite` (headers, CMake
+  # package and the shared libclang-cpp).
+  libclang-14-dev libclang-cpp14-dev
   # Used by the generated CPU kernels, the coefficient fit and image output.
   libomp-14-dev libeigen3-dev libpng-dev
+  # Fibers for the CUDA emulator (runtime/src/cuda): one per emulated GPU thread.
+  libboost-context-dev
 )
 
 missing=()

@@ -27,13 +27,18 @@ int updateFlops(const LinearForm &form) {
   std::vector<int> all;
   for (size_t g = 0; g < form.groups.size(); ++g)
     all.push_back(int(g));
+  return groupsFlops(form, all, true);
+}
+
+int groupsFlops(const LinearForm &form, const std::vector<int> &groups, bool withPointwise) {
   int flops = 0;
   bool first = true;
-  for (const std::vector<int> &partition : partitionGroupsByFactors(form, all)) {
-    const std::vector<ir::ExprPtr> &factors = form.terms[form.groups[partition[0]].terms[0]].factors;
+  for (const std::vector<int> &partition : partitionGroupsByFactors(form, groups)) {
+    const std::vector<ir::ExprPtr> &factors =
+        form.terms[form.groups[partition[0]].terms[0]].factors;
     for (int g : partition) {
       const CoefGroup &group = form.groups[g];
-      flops += int(group.terms.size()) - 1;                         // add the group's points
+      flops += int(group.terms.size()) - 1;                           // add the group's points
       flops += group.coef.isOne() || group.coef.isMinusOne() ? 0 : 1; // apply its constant
     }
     flops += int(partition.size()) - 1; // add the groups of the partition
@@ -43,7 +48,7 @@ int updateFlops(const LinearForm &form) {
       flops += 1; // into the running sum
     first = false;
   }
-  if (form.pointwise)
+  if (withPointwise && form.pointwise)
     flops += expressionFlops(*form.pointwise) + (first ? 0 : 1);
   return flops;
 }

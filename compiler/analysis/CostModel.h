@@ -16,6 +16,8 @@
 #include "ir/IR.h"
 #include "passes/LinearForm.h"
 
+#include <vector>
+
 namespace stencilc::analysis {
 
 /// Arithmetic operations in an expression of the factor vocabulary (each
@@ -24,6 +26,11 @@ int expressionFlops(const ir::Expr &e);
 
 /// Flops per output point of one update.
 int updateFlops(const LinearForm &form);
+
+/// Flops per output point of the groups `groups` of `form` (ascending), with
+/// the pointwise part when `withPointwise`: what one sweep of a decomposed
+/// update evaluates, before it stores or adds its sum.
+int groupsFlops(const LinearForm &form, const std::vector<int> &groups, bool withPointwise);
 
 /// Flops per grid point of a whole step (all updates).
 int stencilFlops(const LinearStencil &linear);

@@ -23,8 +23,9 @@
 #include <fstream>
 #include <sstream>
 
-#ifndef STENCILC_RUNTIME_DIR
-#error "STENCILC_RUNTIME_DIR must name the runtime/ directory (set by CMake)"
+#if !defined(STENCILC_RUNTIME_DIR) || !defined(STENCILC_INSTALLED_INCLUDE_FROM_BIN) ||             \
+    !defined(STENCILC_INSTALLED_HARNESS_FROM_BIN)
+#error "CMake sets where the runtime is: in the source tree, and installed relative to bin/"
 #endif
 
 namespace stencilc {
@@ -59,6 +60,26 @@ std::string path(const std::string &dir, const std::string &name) {
   llvm::SmallString<256> p(dir);
   llvm::sys::path::append(p, name);
   return std::string(p);
+}
+
+/// The runtime headers and the harness source the kernels are compiled with.
+struct RuntimeFiles {
+  std::string includeDir;
+  std::string harness;
+};
+
+/// An installed stencilc uses the runtime installed with it (found relative to
+/// its own directory, so the prefix may move); a built one, the source tree's.
+RuntimeFiles findRuntime() {
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable("stencilc", &anchor);
+  std::string bin(llvm::sys::path::parent_path(exe));
+  RuntimeFiles installed{path(bin, STENCILC_INSTALLED_INCLUDE_FROM_BIN),
+                         path(bin, STENCILC_INSTALLED_HARNESS_FROM_BIN)};
+  if (!exe.empty() && llvm::sys::fs::exists(path(installed.includeDir, "stencilc/Kernel.h")) &&
+      llvm::sys::fs::exists(installed.harness))
+    return installed;
+  return {STENCILC_RUNTIME_DIR "/include", STENCILC_RUNTIME_DIR "/src/BenchHarness.cpp"};
 }
 
 /// Writes `src` with its halo as one halo-free box of type T (the harness reads it back).
@@ -181,12 +202,12 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   }
   const char *cxxEnv = std::getenv("CXX");
   std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
-  std::string runtime = STENCILC_RUNTIME_DIR;
+  const RuntimeFiles runtime = findRuntime();
   std::string harness = path(dir, "harness");
-  progress("compiling the kernels with " + cxx + " -O3 -march=native -fopenmp");
-  if (!execute({cxx, "-std=c++20", "-O3", "-march=native", "-fopenmp", "-I" + runtime + "/include",
-                "-I" + dir, path(dir, s.name + ".cpp"), runtime + "/src/BenchHarness.cpp", "-o",
-                harness},
+  progress("compiling the kernels with " + cxx + " -O3 -march=native -fopenmp against " +
+           runtime.includeDir);
+  if (!execute({cxx, "-std=c++20", "-O3", "-march=native", "-fopenmp", "-I" + runtime.includeDir,
+                "-I" + dir, path(dir, s.name + ".cpp"), runtime.harness, "-o", harness},
                "")) {
     cleanUp();
     return 1;

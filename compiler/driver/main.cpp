@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/CpuEmitter.h"
+#include "backends/cuda/CudaEmitter.h"
+#include "backends/cuda/ResourceUsage.h"
 #include "driver/Bench.h"
 #include "driver/Driver.h"
 #include "driver/FileOutput.h"
@@ -51,6 +53,35 @@ llvm::cl::opt<int> forceSplit("split",
                               llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
                               llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
 
+// The decomposition planner (passes/Planner.h): what it plans for and the user's overrides.
+llvm::cl::opt<bool> explain("explain", llvm::cl::desc("Say what each pass decided and why"),
+                            llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
+                            llvm::cl::sub(genCommand));
+llvm::cl::opt<std::string> planTarget(
+    "plan-target", llvm::cl::desc("Plan sub-stencils for cpu or a CUDA arch (sm_80, sm_90, ...)"),
+    llvm::cl::value_desc("target"), llvm::cl::init("cpu"), llvm::cl::sub(checkCommand),
+    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
+llvm::cl::opt<int> planNd("nd", llvm::cl::desc("Table columns Nd the plan assumes (default 902)"),
+                          llvm::cl::init(902), llvm::cl::sub(checkCommand),
+                          llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand));
+llvm::cl::opt<long> onChipBudget(
+    "onchip-budget",
+    llvm::cl::desc("Bytes of shared memory per block (GPU) or L1 (CPU) for tables and tiles"),
+    llvm::cl::value_desc("bytes"), llvm::cl::init(-1), llvm::cl::sub(checkCommand),
+    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
+llvm::cl::opt<long> cacheBudget(
+    "cache-budget", llvm::cl::desc("Bytes of read-only cache (GPU) or L2 (CPU) for tables"),
+    llvm::cl::value_desc("bytes"), llvm::cl::init(-1), llvm::cl::sub(checkCommand),
+    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
+llvm::cl::opt<TableSpace> tableSpace(
+    "table-space", llvm::cl::desc("Where GPU kernels keep every table (default: planned)"),
+    llvm::cl::values(clEnumValN(TableSpace::Auto, "auto", "as planned"),
+                     clEnumValN(TableSpace::Shared, "shared", "shared memory"),
+                     clEnumValN(TableSpace::ReadOnly, "readonly", "read-only cache"),
+                     clEnumValN(TableSpace::Global, "global", "global memory")),
+    llvm::cl::init(TableSpace::Auto), llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
+    llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
+
 enum class ElemTypeOverride { AsDeclared, Float, Double };
 llvm::cl::opt<ElemTypeOverride> elemTypeOverride(
     "type", llvm::cl::desc("Element type of the generated kernels (default: the stencil's)"),
@@ -59,11 +90,13 @@ llvm::cl::opt<ElemTypeOverride> elemTypeOverride(
     llvm::cl::init(ElemTypeOverride::AsDeclared), llvm::cl::sub(checkCommand),
     llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
 
-enum class Backend { Cpu };
-llvm::cl::opt<Backend> backendOption("backend", llvm::cl::desc("Target of the generated code"),
-                                     llvm::cl::values(clEnumValN(Backend::Cpu, "cpu",
-                                                                 "C++ with OpenMP and SIMD")),
-                                     llvm::cl::init(Backend::Cpu), llvm::cl::sub(genCommand));
+enum class Backend { Cpu, Cuda };
+llvm::cl::opt<Backend> backendOption(
+    "backend", llvm::cl::desc("Target of the generated code"),
+    llvm::cl::values(clEnumValN(Backend::Cpu, "cpu", "C++ with OpenMP and SIMD"),
+                     clEnumValN(Backend::Cuda, "cuda",
+                                "CUDA kernels and host launchers (<kernel>.cu, <kernel>_cuda.h)")),
+    llvm::cl::init(Backend::Cpu), llvm::cl::sub(genCommand));
 
 llvm::cl::opt<std::string> outputDir("o", llvm::cl::desc("Directory for the generated files"),
                                      llvm::cl::value_desc("dir"), llvm::cl::Required,
@@ -73,6 +106,21 @@ llvm::cl::opt<std::string> kernelName(
     "name", llvm::cl::desc("Kernel name (namespace and file stem); default: the stencil's name. "
                            "Only for files with one stencil"),
     llvm::cl::value_desc("name"), llvm::cl::sub(genCommand));
+
+llvm::cl::opt<bool> resourceUsage(
+    "resource-usage",
+    llvm::cl::desc("With --backend cuda: compile the kernels in float and double with "
+                   "nvcc -Xptxas -v and print registers, spills and shared memory per variant"),
+    llvm::cl::sub(genCommand));
+llvm::cl::list<std::string> cudaArchs("arch",
+                                      llvm::cl::desc("Architectures for --resource-usage "
+                                                     "(default sm_80,sm_90)"),
+                                      llvm::cl::value_desc("sm_XY"), llvm::cl::CommaSeparated,
+                                      llvm::cl::sub(genCommand));
+llvm::cl::opt<std::string> nvccPath("nvcc",
+                                    llvm::cl::desc("nvcc for --resource-usage (default: on PATH, "
+                                                   "else /usr/local/cuda/bin/nvcc)"),
+                                    llvm::cl::value_desc("path"), llvm::cl::sub(genCommand));
 
 llvm::cl::opt<std::string> benchSize("size",
                                      llvm::cl::desc("Grid size N (N^3, or N^2 in 2D) or NXxNYxNZ "
@@ -115,6 +163,18 @@ std::unique_ptr<driver::LoadedModule> loadModule(const std::string &path) {
         elemTypeOverride == ElemTypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
   options.pipeline.forceSplit = forceSplit;
   options.pipeline.dumpAfter.assign(dumpAfter.begin(), dumpAfter.end());
+  std::string error;
+  auto target = makePlanTarget(planTarget, benchCommand ? int(benchNd) : int(planNd), onChipBudget,
+                               cacheBudget, error);
+  if (!target) {
+    driver::reportError(error);
+    return nullptr;
+  }
+  options.pipeline.target = *target;
+  if (tableSpace != TableSpace::Auto)
+    options.pipeline.forceTableSpace = tableSpace;
+  if (explain)
+    options.pipeline.explainStream = &llvm::outs();
   return driver::loadModule(path, options);
 }
 
@@ -144,6 +204,52 @@ int runDumpIr() {
   return status;
 }
 
+/// --resource-usage: the kernels of `path` in both precisions through nvcc -Xptxas -v, as a
+/// table on stdout; the .cu files and ptxas logs go to <-o>/resource-usage.
+bool reportCudaResources(const std::string &path) {
+  if (backendOption != Backend::Cuda) {
+    driver::reportError("--resource-usage needs --backend cuda");
+    return false;
+  }
+  backend::ResourceUsageOptions options;
+  options.nvcc = nvccPath.empty() ? backend::findNvcc() : nvccPath.getValue();
+  if (options.nvcc.empty()) {
+    driver::reportError("--resource-usage: nvcc is neither on PATH nor in /usr/local/cuda/bin; "
+                        "name it with --nvcc=PATH");
+    return false;
+  }
+  options.runtimeInclude = STENCILC_RUNTIME_DIR "/include";
+  options.archs.assign(cudaArchs.begin(), cudaArchs.end());
+  if (options.archs.empty())
+    options.archs = {"sm_80", "sm_90"};
+  for (const std::string &arch : options.archs)
+    if (!llvm::StringRef(arch).startswith("sm_") || arch.size() < 5) {
+      driver::reportError("--arch: '" + arch + "' is not of the form sm_XY");
+      return false;
+    }
+  llvm::SmallString<256> work(outputDir);
+  llvm::sys::path::append(work, "resource-usage");
+  options.workDir = std::string(work);
+  std::vector<backend::KernelResources> rows;
+  for (ir::ElemType type : {ir::ElemType::Float, ir::ElemType::Double}) {
+    driver::LoadOptions load;
+    load.elemType = type;
+    load.pipeline.forceSplit = forceSplit;
+    auto loaded = driver::loadModule(path, load);
+    if (!loaded)
+      return false;
+    for (const CompiledStencil &c : loaded->compiled) {
+      std::string error;
+      if (!backend::measureResources(c, options, rows, error)) {
+        driver::reportError(error);
+        return false;
+      }
+    }
+  }
+  backend::printResourceTable(rows, options, llvm::outs());
+  return true;
+}
+
 int runGen() {
   int status = 0;
   for (const std::string &path : inputFiles) {
@@ -161,13 +267,24 @@ int runGen() {
     }
     std::vector<backend::GeneratedFile> files;
     for (const CompiledStencil &c : loaded->compiled) {
-      backend::CpuEmitOptions options;
-      options.kernelName = kernelName;
-      options.sourcePath = llvm::sys::path::filename(path).str();
-      for (backend::GeneratedFile &f : backend::emitCpuKernel(c, options))
+      std::vector<backend::GeneratedFile> generated;
+      if (backendOption == Backend::Cuda) {
+        backend::CudaEmitOptions options;
+        options.kernelName = kernelName;
+        options.sourcePath = llvm::sys::path::filename(path).str();
+        generated = backend::emitCudaKernel(c, options);
+      } else {
+        backend::CpuEmitOptions options;
+        options.kernelName = kernelName;
+        options.sourcePath = llvm::sys::path::filename(path).str();
+        generated = backend::emitCpuKernel(c, options);
+      }
+      for (backend::GeneratedFile &f : generated)
         files.push_back(std::move(f));
     }
     if (!writeFilesAtomically(outputDir, files))
+      status = 1;
+    else if (resourceUsage && !reportCudaResources(path))
       status = 1;
   }
   return status;

@@ -41,8 +41,11 @@ private:
 };
 
 /// The words that start a declaration (an update starts with its output's name).
-constexpr llvm::StringLiteral kStatementKeywords[] = {"grid",   "type",     "order",  "field",
-                                                      "scalar", "symmetry", "points", "table"};
+constexpr llvm::StringLiteral kStatementKeywords[] = {
+    "grid", "type", "order", "field", "scalar", "symmetry", "points", "table", "plan"};
+
+/// `plan sweeps N` accepts 1..kMaxPlanSweeps: more sweeps only re-read the grid.
+constexpr int kMaxPlanSweeps = 16;
 
 std::string offsetText(const Offset &o, int dims) {
   return dims == 2 ? fmt::format("({},{})", o[0], o[1])
@@ -334,6 +337,8 @@ bool Parser::parseStatement() {
     return parsePoints();
   if (tok_.isKeyword("table"))
     return parseTable();
+  if (tok_.isKeyword("plan") && !peek().is(Token::Equal))
+    return parsePlan();
   if (tok_.is(Token::Identifier) && peek().is(Token::Equal))
     return parseUpdate();
   if (tok_.is(Token::Identifier)) {
@@ -345,12 +350,63 @@ bool Parser::parseStatement() {
       }
     diag_.error(tok_.loc(),
                 "unknown statement '" + tok_.text +
-                    "'; expected grid, type, order, field, scalar, symmetry, points, table, or an "
-                    "update 'output = expression;'",
+                    "'; expected grid, type, order, field, scalar, symmetry, points, table, plan, "
+                    "or an update 'output = expression;'",
                 {tok_.range()});
     return false;
   }
   errorAtToken("expected a declaration or an update rule");
+  return false;
+}
+
+bool Parser::parsePlan() {
+  Token kw = tok_;
+  consume();
+  ir::PlanDirective &plan = stencil_->plan;
+  if (tok_.isKeyword("sweeps")) {
+    consume();
+    if (plan.sweeps > 0) {
+      diag_.error(kw.loc(), "duplicate 'plan sweeps'");
+      diag_.note(plan.sweepsLoc, "previous 'plan sweeps' is here");
+      return false;
+    }
+    Token value = tok_;
+    int sweeps = 0;
+    if (!expectInteger(sweeps, "a number of sweeps after 'plan sweeps'"))
+      return false;
+    if (sweeps < 1 || sweeps > kMaxPlanSweeps) {
+      diag_.error(
+          value.loc(),
+          fmt::format("plan sweeps must be between 1 and {}, got {}", kMaxPlanSweeps, sweeps),
+          {value.range()});
+      return false;
+    }
+    plan.sweeps = sweeps;
+    plan.sweepsLoc = kw.loc();
+    return expect(Token::Semicolon, "after the plan");
+  }
+  if (tok_.isKeyword("tables")) {
+    consume();
+    if (plan.tablesLoc.isValid()) {
+      diag_.error(kw.loc(), "duplicate 'plan tables'");
+      diag_.note(plan.tablesLoc, "previous 'plan tables' is here");
+      return false;
+    }
+    using Tables = ir::PlanDirective::Tables;
+    if (consumeKeywordIf("shared"))
+      plan.tables = Tables::Shared;
+    else if (consumeKeywordIf("readonly"))
+      plan.tables = Tables::ReadOnly;
+    else if (consumeKeywordIf("global"))
+      plan.tables = Tables::Global;
+    else {
+      errorAtToken("expected 'shared', 'readonly' or 'global' after 'plan tables'");
+      return false;
+    }
+    plan.tablesLoc = kw.loc();
+    return expect(Token::Semicolon, "after the plan");
+  }
+  errorAtToken("expected 'sweeps' or 'tables' after 'plan'");
   return false;
 }
 

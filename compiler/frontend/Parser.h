@@ -46,6 +46,7 @@ private:
   bool parseSymmetry();
   bool parsePoints();
   bool parseTable();
+  bool parsePlan();
   bool parseUpdate();
   bool declareName(const Token &name);
   static constexpr int kParseFailed = -2;

@@ -28,6 +28,7 @@ public:
     checkRadius();
     checkOutputsWritten();
     checkInPlaceOverwrites();
+    checkPlan();
     for (const ir::Update &u : s_.updates)
       checkLinear(*u.rhs);
     return diag_.errorCount() == before;
@@ -127,6 +128,13 @@ private:
                                           "' is never assigned; add an update '" +
                                           s_.fields[f].name + " = expression;'");
     }
+  }
+
+  /// `plan tables` places coefficient tables; a stencil without one has nothing to place.
+  void checkPlan() {
+    if (s_.plan.tablesLoc.isValid() && s_.tables.empty())
+      diag_.error(s_.plan.tablesLoc,
+                  "'plan tables' in stencil '" + s_.name + "', which declares no table to place");
   }
 
   void checkInPlaceOverwrites() {

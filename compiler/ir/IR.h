@@ -170,6 +170,15 @@ struct Update {
   llvm::SMLoc loc;
 };
 
+/// The user's override of the decomposition planner (docs/DSL.md "Plan"):
+/// `plan sweeps N;` and `plan tables shared|readonly|global;`.
+struct PlanDirective {
+  enum class Tables { Auto, Shared, ReadOnly, Global };
+  int sweeps = 0; ///< 0: the planner decides
+  Tables tables = Tables::Auto;
+  llvm::SMLoc sweepsLoc, tablesLoc;
+};
+
 struct Stencil {
   std::string name;
   llvm::SMLoc loc;
@@ -185,6 +194,7 @@ struct Stencil {
   std::vector<PointSet> pointSets;
   std::vector<Table> tables;
   std::vector<Update> updates;
+  PlanDirective plan;
 
   int findField(const std::string &n) const;
   int findScalar(const std::string &n) const;

@@ -20,9 +20,21 @@
 
 namespace stencilc {
 
+/// Where a GPU kernel keeps a coefficient group's table columns (the CPU
+/// backends ignore it): seed 004 §III.B puts what fits in shared memory and
+/// the rest behind the read-only cache.
+enum class TableSpace {
+  Auto,     ///< the backend decides
+  Shared,   ///< staged into shared memory per block
+  ReadOnly, ///< read through the read-only data cache (__ldg)
+  Global,   ///< plain global loads
+};
+
 struct SubStencil {
   /// groups[u]: indices into linear.updates[u].groups evaluated by this sweep, ascending.
   std::vector<std::vector<int>> groups;
+  /// tableSpace[u][i]: where groups[u][i]'s table lives on a GPU; empty means Auto for all.
+  std::vector<std::vector<TableSpace>> tableSpace;
   /// Why this sweep exists (printed by --dump-after and --explain).
   std::string reason;
 };

@@ -1,8 +1,16 @@
 //===- Pipeline.h - The passes after the frontend, in order ----------------===//
 //
 // Like Halide's lowering, the pipeline is one flat list of named passes. Each
-// runs over every stencil, the IR verifier runs after it, and
-// `--dump-after=NAME` prints the IR as that pass left it.
+// runs over every stencil, the IR verifier runs after it,
+// `--dump-after=NAME` prints the IR as that pass left it, and `--explain`
+// has it say what it decided and why. The passes, in order:
+//
+//   frontend    the parsed and checked input (parsing happens before the pipeline)
+//   linearize   each update as a linear form in the time levels (LinearForm.h)
+//   plane-plan  the reads grouped by z-plane; register queues and loads of the
+//               z-marching schemes (PlanePlan.h)
+//   decompose   sub-stencil sweeps and table placements by the cost model of
+//               the planner (Planner.h), or as the user forces them
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -10,6 +18,8 @@
 #include "ir/IR.h"
 #include "passes/Decompose.h"
 #include "passes/LinearForm.h"
+#include "passes/PlanePlan.h"
+#include "passes/Planner.h"
 #include "support/Diagnostics.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -24,15 +34,23 @@ namespace stencilc {
 struct CompiledStencil {
   const ir::Stencil *stencil = nullptr;
   LinearStencil linear;        ///< set by `linearize`
+  PlanePlan planePlan;         ///< set by `plane-plan`
   Decomposition decomposition; ///< set by `decompose`
+  PlanReport planReport;       ///< what `decompose` weighed to choose `decomposition`
 };
 
 struct PipelineOptions {
   /// Pass names after which to print the IR ("frontend" names the parsed input).
   std::vector<std::string> dumpAfter;
   llvm::raw_ostream *dumpStream = &llvm::outs();
-  /// Force this many sub-stencil sweeps (0: one sweep).
+  /// Force this many sub-stencil sweeps (0: the planner or the DSL's `plan` clause decides).
   int forceSplit = 0;
+  /// Put every table group in this space (overrides the planner and the DSL).
+  std::optional<TableSpace> forceTableSpace;
+  /// What the decomposition planner plans for.
+  PlanTarget target;
+  /// When set, each pass says here what it decided and why (--explain).
+  llvm::raw_ostream *explainStream = nullptr;
 };
 
 /// The pass names in the order they run, "frontend" first.
@@ -40,8 +58,7 @@ const std::vector<std::string> &pipelinePassNames();
 
 /// Runs every pass over every stencil of `module`. User errors are reported
 /// through `diag`; a verifier failure is reported as an internal error.
-std::optional<std::vector<CompiledStencil>> runPipeline(const ir::Module &module,
-                                                        DiagnosticEngine &diag,
-                                                        const PipelineOptions &options = {});
+std::optional<std::vector<CompiledStencil>>
+runPipeline(const ir::Module &module, DiagnosticEngine &diag, const PipelineOptions &options = {});
 
 } // namespace stencilc

@@ -12,13 +12,16 @@
 #include "frontend/Frontend.h"
 
 #include <stencilc/KernelData.h>
+#include <stencilc/KernelSupport.h>
 
 #include <gtest/gtest.h>
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fmt/format.h>
 
 using namespace stencilc;
@@ -178,8 +181,9 @@ TEST_P(CpuKernel, MatchesReferenceEvaluator) {
   // Odd sizes, not multiples of any vector width or tile; small explicit tiles
   // as well as the defaults, so partial tiles and ring wrap-around happen.
   std::vector<rt::GridShape> shapes =
-      info.dims == 3 ? std::vector<rt::GridShape>{{3, 19, 7, 11, 0}, {3, 13, 17, 5, 0}, {3, 5, 3, 23, 0}}
-                     : std::vector<rt::GridShape>{{2, 19, 7, 1, 0}, {2, 37, 13, 1, 0}, {2, 3, 29, 1, 0}};
+      info.dims == 3
+          ? std::vector<rt::GridShape>{{3, 19, 7, 11, 0}, {3, 13, 17, 5, 0}, {3, 5, 3, 23, 0}}
+          : std::vector<rt::GridShape>{{2, 19, 7, 1, 0}, {2, 37, 13, 1, 0}, {2, 3, 29, 1, 0}};
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
@@ -199,6 +203,40 @@ TEST_P(CpuKernel, MatchesReferenceEvaluator) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, CpuKernel, testing::ValuesIn(allCases()), caseName);
+
+/// rt::loadColumns stages table rows for kW points at a time with 8- and 4-row
+/// register transposes (compiled here with -march=native, as the kernels are):
+/// every row range a kernel may ask for, full and partial blocks of points.
+template <typename Real> void checkLoadColumns() {
+  constexpr int kW = rt::kSimdLanes<Real>;
+  const int rows = 17, cols = 50; // 17 rows: a partial last 4-row block, as in ETE-73
+  rt::CoefficientTable<Real> table(rows, cols);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      table(r, c) = Real(r * 1000 + c);
+  const rt::PackedTable<Real> packed(rt::view(table));
+  std::uint16_t idx[kW];
+  for (int l = 0; l < kW; ++l)
+    idx[l] = std::uint16_t((l * 37 + 11) % cols);
+  for (auto [begin, end] : {std::pair{0, 4}, {0, 8}, {4, 12}, {8, 20}, {0, 20}, {12, 20}})
+    for (int n : {kW, 3}) {
+      alignas(64) Real out[20 * kW];
+      std::fill(out, out + 20 * kW, Real(-1));
+      rt::loadColumns<kW>(packed, idx, n, begin, end, out);
+      for (int r = 0; r < 20; ++r)
+        for (int l = 0; l < kW; ++l) {
+          const int col = idx[l < n ? l : 0];
+          const Real expected = r < begin || r >= end ? Real(-1)
+                                : r < rows            ? Real(r * 1000 + col)
+                                                      : Real(0); // padding rows read as zero
+          ASSERT_EQ(out[r * kW + l], expected) << "rows [" << begin << ", " << end << "), n = " << n
+                                               << ", r = " << r << ", lane " << l;
+        }
+    }
+}
+
+TEST(CpuKernelSupport, LoadColumnsTransposesFloat) { checkLoadColumns<float>(); }
+TEST(CpuKernelSupport, LoadColumnsTransposesDouble) { checkLoadColumns<double>(); }
 
 TEST(CpuKernelRegistry, HoldsEveryExampleInBothPrecisions) {
   // 7 examples x 2 precisions, plus the forced splits listed in CMakeLists.txt.

@@ -102,15 +102,28 @@ public:
                          names_.field(f));
     for (int sc : scalars_)
       out += fmt::format("  const Real {} = args.{};\n", names_.scalar(sc), names_.scalar(sc));
+    for (size_t i = 0; i < invariants_.size(); ++i)
+      out += fmt::format("  const Real invariant{} = {}; // the same at every point\n", i,
+                         invariants_[i]);
     return out;
+  }
+
+  /// The name of a row constant holding `text` (scalars and numbers only).
+  std::string invariant(const std::string &text) {
+    for (size_t i = 0; i < invariants_.size(); ++i)
+      if (invariants_[i] == text)
+        return fmt::format("invariant{}", i);
+    invariants_.push_back(text);
+    return fmt::format("invariant{}", invariants_.size() - 1);
   }
 
   bool usesTables() const { return !columns_.empty(); }
   const std::set<std::pair<int, int>> &columns() const { return columns_; }
-  /// Blocks of 8 rows of `table` that the body reads: [begin, end).
+  /// The rows of `table` that the body reads, widened to multiples of 4 (the
+  /// smallest block rt::loadColumns transposes): [begin, end).
   std::pair<int, int> rowBlocks(int table) const {
     auto [lo, hi] = rows_.at(table);
-    return {lo / 8 * 8, (hi + 8) / 8 * 8};
+    return {lo / 4 * 4, (hi + 4) / 4 * 4};
   }
   void addField(int f) { fields_.insert(f); }
 
@@ -130,6 +143,7 @@ private:
   const KernelNames &names_;
   std::set<int> fields_, lines_, planes_, scalars_;
   std::set<std::pair<int, int>> columns_;
+  std::vector<std::string> invariants_;     ///< products of scalar factors, computed once per row
   std::map<int, std::pair<int, int>> rows_; ///< table -> lowest and highest row read
 };
 
@@ -141,9 +155,10 @@ public:
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {}
 
   std::vector<GeneratedFile> emit() {
-    std::map<std::string, std::string> common = {
-        {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_},
-        {"REAL", ir::elemTypeName(s_.elemType)}};
+    std::map<std::string, std::string> common = {{"SOURCE", source_},
+                                                 {"DESCRIPTION", description()},
+                                                 {"KERNEL", kernel_},
+                                                 {"REAL", ir::elemTypeName(s_.elemType)}};
     auto header = common;
     header["DIMS"] = std::to_string(s_.dims);
     header["RADIUS"] = std::to_string(s_.radius);
@@ -173,8 +188,8 @@ private:
   //===--------------------------------------------------------------------===//
 
   std::string description() const {
-    std::string d = fmt::format("// Stencil {}: {}d, {}, ", s_.name, s_.dims,
-                                ir::elemTypeName(s_.elemType));
+    std::string d =
+        fmt::format("// Stencil {}: {}d, {}, ", s_.name, s_.dims, ir::elemTypeName(s_.elemType));
     d += s_.order ? fmt::format("order {} (radius {}).\n", s_.order, s_.radius)
                   : fmt::format("radius {}.\n", s_.radius);
     for (size_t u = 0; u < s_.updates.size(); ++u) {
@@ -293,18 +308,44 @@ private:
   }
 
   /// The coefficient factors of a group, each ready to be a multiplicand.
+  /// Factors made of scalars and numbers only (e.g. `dt * dt / (h * h)`) are
+  /// multiplied once per row, before the x loop, as a named constant: GCC may
+  /// not reassociate them out of the loop itself without -ffast-math.
   std::vector<std::string> factorTexts(BodyUses &uses, const LinearForm &form,
                                        const CoefGroup &group) const {
-    std::vector<std::string> factors;
+    std::vector<std::string> factors, invariant;
     CExprNames exprNames = uses.exprNames();
     for (const ir::ExprPtr &factor : form.terms[group.terms[0]].factors) {
       std::string text = printCExpr(*factor, exprNames);
       // A product chains without parentheses; anything looser, or a quotient, gets them.
-      bool atom = ir::exprPrecedence(*factor) == ir::AtomPrecedence ||
-                  factor->kind == ir::Expr::Kind::Mul;
-      factors.push_back(atom ? text : "(" + text + ")");
+      bool atom =
+          ir::exprPrecedence(*factor) == ir::AtomPrecedence || factor->kind == ir::Expr::Kind::Mul;
+      (isPointInvariant(*factor) ? invariant : factors).push_back(atom ? text : "(" + text + ")");
+    }
+    if (invariant.size() == 1 && invariant[0].find_first_of(" (") == std::string::npos)
+      factors.push_back(invariant[0]); // a lone scalar: nothing to compute once
+    else if (!invariant.empty()) {
+      std::string product = invariant[0];
+      for (size_t i = 1; i < invariant.size(); ++i)
+        product += " * " + invariant[i];
+      factors.push_back(uses.invariant(product));
     }
     return factors;
+  }
+
+  /// Does `e` read no field or table, i.e. is it the same at every point?
+  static bool isPointInvariant(const ir::Expr &e) {
+    switch (e.kind) {
+    case ir::Expr::Kind::FieldRef:
+    case ir::Expr::Kind::TableRef:
+    case ir::Expr::Kind::Sum:
+    case ir::Expr::Kind::Deriv: return false;
+    default: break;
+    }
+    for (const ir::ExprPtr &op : e.operands)
+      if (!isPointInvariant(*op))
+        return false;
+    return true;
   }
 
   /// Does group `g` of `form` have points on plane dz?
@@ -355,8 +396,8 @@ private:
       first = false;
     }
     if (item.pointwise && form.pointwise) {
-      out += fmt::format("    // pointwise part\n    {} {} {};\n", target, first ? "=" : "+=",
-                         printCExpr(*form.pointwise, uses.exprNames()));
+      out += fmt::format("    // pointwise part\n    {} {} {};\n", target,
+                         first ? "=" : "+=", printCExpr(*form.pointwise, uses.exprNames()));
       first = false;
     }
     if (first)
@@ -385,8 +426,9 @@ private:
     }
     out += "  constexpr int kW = rt::kSimdLanes<Real>; // points per staged block\n";
     for (const auto &[table, index] : uses.columns())
-      out += fmt::format("  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + l at [r * kW + l]\n",
-                         names_.tableColumn(table, index), paddedRows(table));
+      out += fmt::format(
+          "  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + l at [r * kW + l]\n",
+          names_.tableColumn(table, index), paddedRows(table));
     out += "  for (std::ptrdiff_t x0 = 0; x0 < nx; x0 += kW) {\n"
            "    const int n = int(std::min<std::ptrdiff_t>(kW, nx - x0));\n";
     for (const auto &[table, index] : uses.columns()) {
@@ -459,11 +501,12 @@ private:
       body += sumStatements(uses, item, std::nullopt, sum, true);
       body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", sum);
     }
-    return fillAccDecl(rowFunction(fmt::format("/// Sweep {}: every group of the sweep at the points "
-                                               "of output row (y, z).\n",
-                                               sweep),
-                                   fmt::format("sweep{}_row", sweep), "", uses, outputs, body),
-                       "");
+    return fillAccDecl(
+        rowFunction(fmt::format("/// Sweep {}: every group of the sweep at the points "
+                                "of output row (y, z).\n",
+                                sweep),
+                    fmt::format("sweep{}_row", sweep), "", uses, outputs, body),
+        "");
   }
 
   /// The partial-sum pointers go right after the prologue.
@@ -530,8 +573,9 @@ private:
       if (split.slot >= 0) {
         std::string acc = names_.acc(out);
         accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, split.slot);
-        body += fmt::format("    {} += {}[x];\n    {}[x] = Real(0); // ready for plane z + ring size\n",
-                            value, acc, acc);
+        body +=
+            fmt::format("    {} += {}[x];\n    {}[x] = Real(0); // ready for plane z + ring size\n",
+                        value, acc, acc);
       }
       body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", value);
     }
@@ -578,21 +622,23 @@ void sweep{0}_blocked(const Args &args, const Tables &tables, int by, int bz) {{
     int outputs = accumulatedOutputs(sweep);
     if (planes.empty() || outputs == 0) {
       // Nothing to accumulate (e.g. a sweep of centre-only groups): store directly.
-      out += fmt::format(R"(/// Sweep {0}, planes: nothing spans planes in this sweep; stores row by row.
+      out += fmt::format(
+          R"(/// Sweep {0}, planes: nothing spans planes in this sweep; stores row by row.
 void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
   sweep{0}_blocked(args, tables, by, bz);
 }}
 
 )",
-                         sweep);
+          sweep);
       return out;
     }
     int dzMin = planes.front(), dzMax = planes.back();
     std::string calls;
     for (int dz : planes)
-      calls += fmt::format("          if (const std::ptrdiff_t zo = zi - ({}); zo >= z0 && zo < z1)\n"
-                           "            sweep{}_plane_{}(args, tables, slot(zo, y), y, zo);\n",
-                           dz, sweep, planeSuffix(dz));
+      calls +=
+          fmt::format("          if (const std::ptrdiff_t zo = zi - ({}); zo >= z0 && zo < z1)\n"
+                      "            sweep{}_plane_{}(args, tables, slot(zo, y), y, zo);\n",
+                      dz, sweep, planeSuffix(dz));
     out += fmt::format(
         R"(/// Sweep {0}, planes: each thread marches z through a tile of by rows x bz planes. Input
 /// plane zi is read once: its points at plane offset dz go into the partial sums of output
@@ -637,11 +683,10 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
   std::string sweeps() const {
     std::string out;
     for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep) {
-      out += fmt::format("//===-- Sweep {}: {} {}\n\n", sweep, decomposition_.sweeps[sweep].reason,
-                         std::string(std::max<int>(0, 60 - int(decomposition_.sweeps[sweep]
-                                                                      .reason.size())),
-                                     '-') +
-                             "===//");
+      out += fmt::format(
+          "//===-- Sweep {}: {} {}\n\n", sweep, decomposition_.sweeps[sweep].reason,
+          std::string(std::max<int>(0, 60 - int(decomposition_.sweeps[sweep].reason.size())), '-') +
+              "===//");
       out += naiveRow(int(sweep));
       for (int dz : accumulatedPlanes(int(sweep)))
         if (accumulatedOutputs(int(sweep)))
@@ -702,7 +747,8 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
     const Case cases[] = {{"Naive", "naive", 0, 0},
                           {"Blocked", "blocked", kBlockedY, kBlockedZ},
                           {"Planes", "planes", kPlanesY, kPlanesZ}};
-    std::string out = "  const int ny = a.extent.ny, nz = a.extent.nz;\n  switch (options.variant) {\n";
+    std::string out =
+        "  const int ny = a.extent.ny, nz = a.extent.nz;\n  switch (options.variant) {\n";
     for (const Case &c : cases) {
       out += fmt::format("  case rt::Variant::{}: {{\n", c.variant);
       if (c.blockY)
@@ -710,7 +756,8 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
                            "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
                            c.blockY, c.blockZ);
       for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
-        out += fmt::format("    sweep{}_{}(a, t{});\n", sweep, c.suffix, c.blockY ? ", by, bz" : "");
+        out +=
+            fmt::format("    sweep{}_{}(a, t{});\n", sweep, c.suffix, c.blockY ? ", by, bz" : "");
       out += "    return;\n  }\n";
     }
     out += "  }\n";
@@ -756,9 +803,10 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
       const ir::Field &field = s_.fields[f];
       bool writable = field.role == FieldRole::Output;
       std::string type = (writable ? "" : "const ") + types.cType(field);
-      out += fmt::format("  a.{0} = {{static_cast<{1} *>(e.fields[{2}].origin), e.fields[{2}].line, "
-                         "e.fields[{2}].plane}};\n",
-                         names_.field(int(f)), type, f);
+      out +=
+          fmt::format("  a.{0} = {{static_cast<{1} *>(e.fields[{2}].origin), e.fields[{2}].line, "
+                      "e.fields[{2}].plane}};\n",
+                      names_.field(int(f)), type, f);
     }
     for (size_t t = 0; t < s_.tables.size(); ++t)
       out += fmt::format("  a.{0} = {{static_cast<const Real *>(e.tables[{1}].data), "

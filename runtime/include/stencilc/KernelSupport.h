@@ -11,9 +11,9 @@
 #include "stencilc/Kernel.h"
 
 #include <algorithm>
-#include <type_traits>
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -51,7 +51,8 @@ private:
 };
 
 /// Points a kernel stages coefficients for at a time: one vector register.
-template <typename T> inline constexpr int kSimdLanes =
+template <typename T>
+inline constexpr int kSimdLanes =
 #if defined(__AVX512F__)
     64 / int(sizeof(T));
 #else
@@ -59,10 +60,12 @@ template <typename T> inline constexpr int kSimdLanes =
 #endif
 
 /// Coefficients of `n` <= W consecutive points, transposed: out[r * W + l] =
-/// C[r][idx[l]] for the rows r in [rowBegin, rowEnd) (multiples of 8). Each point's
-/// column is read as whole vectors and transposed in registers, which costs
-/// far less than gathering every coefficient lane by lane from a random
-/// column. Lanes l >= n repeat point 0.
+/// C[r][idx[l]] for the rows r in [rowBegin, rowEnd) (multiples of 4, within
+/// the packed stride). Each point's column is read as whole vectors and
+/// transposed in registers, which costs far less than gathering every
+/// coefficient lane by lane from a random column: 8 rows at a time, then 4
+/// (half the shuffles and stores of an 8-row block whose last rows go unused).
+/// Lanes l >= n repeat point 0.
 template <int W, typename T, typename I>
 inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBegin, int rowEnd,
                         T *out) {
@@ -71,10 +74,11 @@ inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBeg
     col[l] = t.column(idx[l < n ? l : 0]);
 #if defined(__AVX2__) && !defined(__AVX512F__)
   if constexpr (std::is_same_v<T, float> && W == 8) {
-    for (int r0 = rowBegin; r0 < rowEnd; r0 += 8) {
+    int r0 = rowBegin;
+    for (; r0 + 8 <= rowEnd; r0 += 8) {
       __m256 v[8];
       for (int l = 0; l < 8; ++l)
-        v[l] = _mm256_load_ps(col[l] + r0);
+        v[l] = _mm256_loadu_ps(col[l] + r0);
       __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
       __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
       __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
@@ -93,12 +97,27 @@ inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBeg
       _mm256_store_ps(o + 48, _mm256_permute2f128_ps(s2, s6, 0x31));
       _mm256_store_ps(o + 56, _mm256_permute2f128_ps(s3, s7, 0x31));
     }
+    if (r0 < rowEnd) {
+      // Four rows: columns l and l + 4 share a register, one per 128-bit lane,
+      // so a 4x4 transpose within the lanes finishes the job.
+      __m256 v[4];
+      for (int l = 0; l < 4; ++l)
+        v[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(col[l] + r0)),
+                                    _mm_loadu_ps(col[l + 4] + r0), 1);
+      __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
+      __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
+      T *o = out + r0 * 8;
+      _mm256_store_ps(o + 0, _mm256_shuffle_ps(t0, t2, 0x44));
+      _mm256_store_ps(o + 8, _mm256_shuffle_ps(t0, t2, 0xEE));
+      _mm256_store_ps(o + 16, _mm256_shuffle_ps(t1, t3, 0x44));
+      _mm256_store_ps(o + 24, _mm256_shuffle_ps(t1, t3, 0xEE));
+    }
     return;
   }
   if constexpr (std::is_same_v<T, double> && W == 4) {
     for (int r0 = rowBegin; r0 < rowEnd; r0 += 4) {
-      __m256d a = _mm256_load_pd(col[0] + r0), b = _mm256_load_pd(col[1] + r0);
-      __m256d c = _mm256_load_pd(col[2] + r0), d = _mm256_load_pd(col[3] + r0);
+      __m256d a = _mm256_loadu_pd(col[0] + r0), b = _mm256_loadu_pd(col[1] + r0);
+      __m256d c = _mm256_loadu_pd(col[2] + r0), d = _mm256_loadu_pd(col[3] + r0);
       __m256d ab0 = _mm256_unpacklo_pd(a, b), ab1 = _mm256_unpackhi_pd(a, b);
       __m256d cd0 = _mm256_unpacklo_pd(c, d), cd1 = _mm256_unpackhi_pd(c, d);
       T *o = out + r0 * 4;
@@ -131,9 +150,8 @@ inline int chooseBlock(int requested, int fallback, int n) {
 
 inline void requireTableShape(const char *kernel, const char *table, int rows, int wantRows) {
   if (rows != wantRows)
-    throw KernelError(std::string(kernel) + ": table '" + table + "' has " +
-                      std::to_string(rows) + " rows, the stencil needs " +
-                      std::to_string(wantRows));
+    throw KernelError(std::string(kernel) + ": table '" + table + "' has " + std::to_string(rows) +
+                      " rows, the stencil needs " + std::to_string(wantRows));
 }
 
 } // namespace stencilc::rt

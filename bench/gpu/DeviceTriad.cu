@@ -1,0 +1,61 @@
+//===- DeviceTriad.cu - A STREAM-like triad on the GPU ---------------------===//
+//
+// The device counterpart of runtime/include/stencilc/Stream.h: kernels that
+// move memory are judged against what this GPU's memory delivers in the same
+// run (BRIEF §5). 3 x 1 GiB arrays by default, far beyond any L2 cache;
+// timed with events on one stream; the best of the trials.
+//
+//===----------------------------------------------------------------------===//
+#include "DeviceTriad.h"
+
+#include <stencilc/cuda/Cuda.h>
+#include <stencilc/cuda/DeviceBuffer.h>
+#include <stencilc/cuda/Streams.h>
+
+#include <algorithm>
+
+namespace stencilc::bench {
+namespace {
+
+constexpr int kThreads = 256;
+
+__global__ void fill(double *a, double *b, double *c, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    a[i] = 1.0;
+    b[i] = 2.0;
+    c[i] = 0.5;
+  }
+}
+
+__global__ void triad(double *__restrict__ a, const double *__restrict__ b,
+                      const double *__restrict__ c, double scalar, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    a[i] = b[i] + scalar * c[i];
+}
+
+} // namespace
+
+double measureDeviceTriadBandwidth(std::size_t elements, int trials) {
+  cuda::DeviceBuffer<double> a(elements), b(elements), c(elements);
+  cuda::Stream stream;
+  const unsigned blocks =
+      unsigned(std::min<std::size_t>((elements + kThreads - 1) / kThreads, 1u << 20));
+  STENCILC_LAUNCH(fill, blocks, kThreads, 0, stream)(a.data(), b.data(), c.data(), elements);
+  STENCILC_CUDA_CHECK(cudaGetLastError());
+  float best = 1e30f;
+  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
+  for (int t = 0; t < trials; ++t) {
+    start.record(stream);
+    STENCILC_LAUNCH(triad, blocks, kThreads, 0, stream)
+    (a.data(), b.data(), c.data(), 3.0, elements);
+    STENCILC_CUDA_CHECK(cudaGetLastError());
+    end.record(stream);
+    end.synchronize();
+    best = std::min(best, end.millisecondsSince(start));
+  }
+  return 24.0 * double(elements) / (double(best) * 1e-3) / 1e9;
+}
+
+} // namespace stencilc::bench

@@ -1,0 +1,302 @@
+//===- GpuBench.cpp - The CUDA variants of one kernel, checked and timed --===//
+//
+// The GPU counterpart of `stencilc bench`, built once per generated kernel
+// (CMakeLists.txt names it with STENCILC_GPU_BENCH_HEADER and _NAMESPACE):
+//
+//   gpu-bench-KERNEL FILE.stencil [--size=N | --size=NX,NY,NZ] [--nd=902]
+//                    [--repeats=10] [--arch=80] [--triad-elements=134217728]
+//
+//   1. compiles FILE's stencil for its flops and compulsory bytes per point;
+//   2. runs one step of every CUDA variant on a small odd-sized grid with
+//      poisoned outputs and compares it with the reference evaluator;
+//   3. measures the device's triad bandwidth;
+//   4. times every variant (median of the repeats, one CUDA event pair per
+//      step) out of place on random data, and prints the CPU bench's table.
+//
+// A variant that does not match the reference fails the run (exit status 1),
+// so its timing is never taken for a result.
+//
+//===----------------------------------------------------------------------===//
+#include STENCILC_GPU_BENCH_HEADER
+
+#include "DeviceTriad.h"
+
+#include "analysis/CostModel.h"
+#include "eval/ReferenceEvaluator.h"
+#include "frontend/Frontend.h"
+#include "passes/Pipeline.h"
+#include "support/Diagnostics.h"
+
+#include <stencilc/KernelData.h>
+#include <stencilc/cuda/DeviceKernelData.h>
+#include <stencilc/cuda/Streams.h>
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kernel = stencilc_kernels::STENCILC_GPU_BENCH_NAMESPACE;
+using namespace stencilc;
+
+namespace {
+
+llvm::cl::opt<std::string> stencilPath(llvm::cl::Positional, llvm::cl::Required,
+                                       llvm::cl::desc("<the kernel's .stencil file>"));
+llvm::cl::list<int>
+    sizeOption("size", llvm::cl::CommaSeparated,
+               llvm::cl::desc("N (cube) or NX,NY,NZ; default 256^3 (8192^2 in 2D)"));
+llvm::cl::opt<int> ndOption("nd", llvm::cl::init(902), llvm::cl::desc("distinct index values"));
+llvm::cl::opt<int> repeatsOption("repeats", llvm::cl::init(10),
+                                 llvm::cl::desc("timed steps per variant (median reported)"));
+llvm::cl::opt<unsigned long long>
+    triadElementsOption("triad-elements", llvm::cl::init(1ull << 27),
+                        llvm::cl::desc("doubles per triad array (default 2^27: 1 GiB each)"));
+llvm::cl::opt<int> archOption("arch", llvm::cl::init(80),
+                              llvm::cl::desc("compute capability x 10 for the launch defaults"));
+
+llvm::raw_ostream &error() { return llvm::WithColor::error(llvm::errs(), "gpu-bench"); }
+
+/// The stencil the kernel was generated from, compiled, with the kernel's element type.
+struct Compiled {
+  llvm::SourceMgr sources;
+  std::optional<ir::Module> module;
+  std::optional<std::vector<CompiledStencil>> stencils;
+  const CompiledStencil *stencil = nullptr;
+};
+
+bool compile(const std::string &path, const rt::KernelInfo &info, Compiled &c) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer) {
+    error() << "cannot open '" << path << "': " << buffer.getError().message() << "\n";
+    return false;
+  }
+  unsigned id = c.sources.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  DiagnosticEngine diag(c.sources, llvm::errs());
+  c.module = parseModule(id, diag);
+  if (!c.module)
+    return false;
+  for (ir::Stencil &s : c.module->stencils)
+    s.elemType = std::string(info.elemType) == "float" ? ir::ElemType::Float : ir::ElemType::Double;
+  c.stencils = runPipeline(*c.module, diag);
+  if (!c.stencils)
+    return false;
+  for (const CompiledStencil &s : *c.stencils)
+    if (s.stencil->name == info.stencil)
+      c.stencil = &s;
+  if (!c.stencil)
+    error() << path << " has no stencil '" << info.stencil << "'\n";
+  return c.stencil != nullptr;
+}
+
+/// The oracle's inputs (double) converted into the kernel's host data.
+template <typename Real> void copyInputs(eval::EvalData &ref, rt::KernelData &data) {
+  const rt::KernelInfo &info = data.info();
+  for (std::size_t f = 0; f < info.fields.size(); ++f) {
+    if (ref.roles[f] == ir::FieldRole::Output)
+      continue;
+    std::visit(
+        [&](auto &grid) {
+          using T = typename std::decay_t<decltype(grid)>::value_type;
+          if (ref.roles[f] == ir::FieldRole::Index)
+            ref.indexGrids[f]->forEachPointWithHalo(
+                [&](int i, int j, int k) { grid(i, j, k) = T((*ref.indexGrids[f])(i, j, k)); });
+          else
+            ref.grids[f]->forEachPointWithHalo(
+                [&](int i, int j, int k) { grid(i, j, k) = T((*ref.grids[f])(i, j, k)); });
+        },
+        data.field(int(f)));
+  }
+  for (std::size_t t = 0; t < info.tables.size(); ++t) {
+    auto &dst = data.table<Real>(int(t));
+    for (int r = 0; r < dst.rows(); ++r)
+      for (int col = 0; col < dst.cols(); ++col)
+        dst(r, col) = Real((*ref.tables[t])(r, col));
+  }
+  data.scalars() = ref.scalars;
+}
+
+/// Normwise relative error of each variant's outputs after one step (infinite with a NaN).
+template <typename Real>
+std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil &stencil) {
+  const bool is3d = info.dims == 3;
+  eval::EvalSizes sizes{is3d ? 37 : 67, is3d ? 21 : 45, is3d ? 13 : 1, 23, -1};
+  eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 4242);
+  eval::evaluateReference(stencil, ref.bindings());
+  rt::GridShape shape{info.dims, sizes.nx, sizes.ny, sizes.nz, 0};
+  for (auto &g : ref.grids)
+    if (g)
+      shape.halo = g->halo();
+  rt::KernelData data(info, shape, sizes.tableColumns, /*inPlace=*/false);
+  copyInputs<Real>(ref, data);
+  cuda::DeviceKernelData device(data);
+  std::vector<double> errors;
+  for (kernel::Variant v : kernel::kVariants) {
+    for (std::size_t f = 0; f < info.fields.size(); ++f)
+      if (ref.roles[f] == ir::FieldRole::Output)
+        device.field<Real>(int(f)).poison();
+    kernel::runErased(device.args(), {v, archOption});
+    STENCILC_CUDA_CHECK(cudaDeviceSynchronize());
+    double worst = 0;
+    for (std::size_t f = 0; f < info.fields.size(); ++f) {
+      if (ref.roles[f] != ir::FieldRole::Output)
+        continue;
+      device.download(int(f));
+      const rt::Grid<Real> &got = data.field<Real>(int(f));
+      const rt::Grid<double> &expect = *ref.grids[f];
+      double diff2 = 0, norm2 = 0;
+      bool nan = false;
+      got.forEachInteriorPoint([&](int i, int j, int k) {
+        double g = double(got(i, j, k)), e = expect(i, j, k);
+        nan |= std::isnan(g);
+        diff2 += (g - e) * (g - e);
+        norm2 += e * e;
+      });
+      worst = std::max(worst, nan ? INFINITY : std::sqrt(diff2 / std::max(norm2, 1e-300)));
+    }
+    errors.push_back(worst);
+  }
+  return errors;
+}
+
+/// Random data as `stencilc bench` uses: bounded values, small coefficients.
+template <typename Real> void fillRandom(rt::KernelData &data, int nd) {
+  const rt::KernelInfo &k = data.info();
+  for (std::size_t f = 0; f < k.fields.size(); ++f) {
+    const std::string role = k.fields[f].role;
+    std::visit(
+        [&](auto &grid) {
+          using T = typename std::decay_t<decltype(grid)>::value_type;
+          if (role == "index")
+            grid.fillRandom(1000 + f, T(0), T(nd));
+          else if constexpr (std::is_floating_point_v<T>)
+            grid.fillRandom(1000 + f, role == "in" ? T(0.5) : T(-1), role == "in" ? T(1.5) : T(1));
+        },
+        data.field(int(f)));
+  }
+  for (std::size_t t = 0; t < k.tables.size(); ++t) {
+    auto &table = data.table<Real>(int(t));
+    table.fillRandom(77 + t, Real(-1) / Real(table.rows()), Real(1) / Real(table.rows()));
+  }
+  for (double &s : data.scalars())
+    s = 0.5;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+/// Median seconds per step of each variant on random data of `shape`.
+template <typename Real>
+std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape &shape,
+                                 int repeats) {
+  rt::KernelData data(info, shape, ndOption, /*inPlace=*/false);
+  fillRandom<Real>(data, ndOption);
+  cuda::DeviceKernelData device(data);
+  const rt::ErasedArgs args = device.args();
+  cuda::Stream stream;
+  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
+  std::vector<double> seconds;
+  for (kernel::Variant v : kernel::kVariants) {
+    kernel::LaunchOptions options{v, archOption};
+    options.stream = stream;
+    kernel::runErased(args, options); // warm-up: caches, clocks, the opt-in of shared memory
+    std::vector<double> steps;
+    for (int r = 0; r < repeats; ++r) {
+      start.record(stream);
+      kernel::runErased(args, options);
+      end.record(stream);
+      end.synchronize();
+      steps.push_back(1e-3 * end.millisecondsSince(start));
+    }
+    STENCILC_CUDA_CHECK(cudaGetLastError());
+    seconds.push_back(median(steps));
+  }
+  return seconds;
+}
+
+template <typename Real> int runBench(const CompiledStencil &compiled) {
+  const rt::KernelInfo &info = kernel::kernelInfo();
+  const ir::Stencil &s = *compiled.stencil;
+  int nx = info.dims == 3 ? 256 : 8192, ny = nx, nz = info.dims == 3 ? 256 : 1;
+  if (sizeOption.size() == 1)
+    nx = ny = sizeOption[0], nz = info.dims == 3 ? sizeOption[0] : 1;
+  else if (sizeOption.size() == 3)
+    nx = sizeOption[0], ny = sizeOption[1], nz = info.dims == 3 ? sizeOption[2] : 1;
+  else if (!sizeOption.empty()) {
+    error() << "--size takes N or NX,NY,NZ\n";
+    return 2;
+  }
+  const int repeats = std::max(1, int(repeatsOption));
+
+  cudaDeviceProp prop{};
+  int device = 0;
+  STENCILC_CUDA_CHECK(cudaGetDevice(&device));
+  STENCILC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  llvm::errs() << fmt::format("gpu-bench: {} (sm_{}{}); launch defaults of sm_{}\n", prop.name,
+                              prop.major, prop.minor, int(archOption));
+
+  llvm::errs() << "gpu-bench: checking every variant against the reference evaluator\n";
+  const std::vector<double> errors = checkVariants<Real>(info, s);
+  llvm::errs() << "gpu-bench: measuring the device triad bandwidth\n";
+  const double triad = bench::measureDeviceTriadBandwidth(triadElementsOption);
+  llvm::errs() << fmt::format("gpu-bench: timing at {}x{}x{}, Nd = {}\n", nx, ny, nz,
+                              int(ndOption));
+  const std::vector<double> seconds =
+      timeVariants<Real>(info, rt::GridShape{info.dims, nx, ny, nz, info.radius}, repeats);
+
+  const double points = double(nx) * ny * nz;
+  const int flops = analysis::stencilFlops(compiled.linear);
+  const int bytes = analysis::compulsoryBytes(s);
+  const double tolerance = std::is_same_v<Real, float> ? 1e-5 : 1e-12;
+  llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps, {}\n",
+                              s.name, info.elemType, nx, ny, nz, int(ndOption), repeats, prop.name);
+  llvm::outs() << fmt::format("device triad: {:.1f} GB/s; compulsory traffic {} B/point; "
+                              "{} flops/point\n",
+                              triad, bytes, flops);
+  llvm::outs() << fmt::format("{:<18} {:>10} {:>8} {:>8} {:>7} {:>9} {:>13}\n", "variant", "s/step",
+                              "GPts/s", "GFLOP/s", "GB/s", "of triad", "max rel err");
+  bool allCorrect = true;
+  for (std::size_t n = 0; n < seconds.size(); ++n) {
+    const double gpts = points / seconds[n] / 1e9;
+    allCorrect &= errors[n] < tolerance;
+    llvm::outs() << fmt::format("{:<18} {:>10.6f} {:>8.3f} {:>8.1f} {:>7.1f} {:>9.3f} {:>13.2e}\n",
+                                kernel::variantName(kernel::kVariants[n]), seconds[n], gpts,
+                                gpts * flops, gpts * bytes, gpts * bytes / triad, errors[n]);
+  }
+  if (!allCorrect) {
+    error() << fmt::format("a variant does not match the reference evaluator (tolerance {:g}); "
+                           "its timings are not to be trusted\n",
+                           tolerance);
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "Checks and times the CUDA variants of one generated kernel\n");
+  try {
+    Compiled compiled;
+    if (!compile(stencilPath, kernel::kernelInfo(), compiled))
+      return 1;
+    return std::string(kernel::kernelInfo().elemType) == "float"
+               ? runBench<float>(*compiled.stencil)
+               : runBench<double>(*compiled.stencil);
+  } catch (const std::exception &e) {
+    error() << e.what() << "\n";
+    return 1;
+  }
+}

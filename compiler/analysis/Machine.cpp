@@ -1,0 +1,90 @@
+//===- Machine.cpp --------------------------------------------------------===//
+#include "analysis/Machine.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <fmt/format.h>
+
+#ifndef STENCILC_MACHINES_DIR
+#define STENCILC_MACHINES_DIR "bench/machines"
+#endif
+
+namespace stencilc::analysis {
+
+namespace {
+
+llvm::Error machineError(const std::string &path, const llvm::Twine &what) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "machine file '" + path + "': " + what);
+}
+
+} // namespace
+
+std::string machinesDirectory() { return STENCILC_MACHINES_DIR; }
+
+llvm::Expected<Machine> loadMachine(const std::string &nameOrPath) {
+  std::string path = nameOrPath;
+  if (!llvm::sys::fs::exists(path) && !llvm::StringRef(path).contains('/')) {
+    llvm::SmallString<256> shipped(machinesDirectory());
+    llvm::sys::path::append(shipped, nameOrPath + ".json");
+    path = std::string(shipped);
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return machineError(path, buffer.getError().message());
+  auto json = llvm::json::parse((*buffer)->getBuffer());
+  if (!json)
+    return machineError(path, llvm::toString(json.takeError()));
+  const llvm::json::Object *o = json->getAsObject();
+  if (!o)
+    return machineError(path, "expected a JSON object");
+  Machine m;
+  auto number = [&](llvm::StringRef key, double &out) -> llvm::Error {
+    auto v = o->getNumber(key);
+    if (!v || *v <= 0)
+      return machineError(path, "needs a positive number '" + key + "'");
+    out = *v;
+    return llvm::Error::success();
+  };
+  if (auto name = o->getString("name"))
+    m.name = name->str();
+  if (auto kind = o->getString("kind"))
+    m.kind = kind->str();
+  if (m.kind != "cpu" && m.kind != "gpu")
+    return machineError(path, "'kind' must be \"cpu\" or \"gpu\"");
+  if (auto source = o->getString("source"))
+    m.source = source->str();
+  if (auto e = number("bandwidth_gbs", m.bandwidthGBs))
+    return std::move(e);
+  if (auto e = number("peak_gflops_float", m.peakGflopsFloat))
+    return std::move(e);
+  if (auto e = number("peak_gflops_double", m.peakGflopsDouble))
+    return std::move(e);
+  m.writeAllocate = o->getBoolean("write_allocate").getValueOr(m.kind == "cpu");
+  return m;
+}
+
+std::string machineJson(const Machine &m) {
+  // Written by hand rather than through llvm::json so that the numbers keep
+  // the precision they were measured with ("2.722", not 2.7220000000000002).
+  auto quoted = [](const std::string &text) {
+    return llvm::formatv("{0}", llvm::json::Value(text)).str();
+  };
+  return fmt::format("{{\n"
+                     "  \"name\": {},\n"
+                     "  \"kind\": {},\n"
+                     "  \"source\": {},\n"
+                     "  \"bandwidth_gbs\": {:.3f},\n"
+                     "  \"peak_gflops_float\": {:.3f},\n"
+                     "  \"peak_gflops_double\": {:.3f},\n"
+                     "  \"write_allocate\": {}\n"
+                     "}}\n",
+                     quoted(m.name), quoted(m.kind), quoted(m.source), m.bandwidthGBs,
+                     m.peakGflopsFloat, m.peakGflopsDouble, m.writeAllocate);
+}
+
+} // namespace stencilc::analysis

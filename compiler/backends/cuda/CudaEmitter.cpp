@@ -1,0 +1,887 @@
+//===- CudaEmitter.cpp - CUDA kernels from linear forms --------------------===//
+//
+// Each sweep of the decomposition becomes four kernels that evaluate the
+// same coefficient groups (DeviceBody.h) from different places:
+//
+//   gmem, ro     one thread per point; reads from global memory, coefficients
+//                plain or through the read-only cache;
+//   traditional  a 2D block marches z; the current plane of every field read
+//                off-centre on it sits in shared memory, the points of each
+//                (dx, dy) column above and below it in a per-thread register
+//                queue (seed 004 §II, multi-to-one);
+//   planes       a 2D block marches the input planes; each is read once into
+//                shared memory and added to the partial sums of every output
+//                plane it touches, a per-thread register queue that stores and
+//                rotates its oldest entry (seed 004 §III.A, one-to-multi). The
+//                sweep's table rows sit in shared memory as the decomposition
+//                placed them (SubStencil::tableSpace).
+//
+// A host launcher per sweep picks the kernel and its shared memory.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cuda/CudaEmitter.h"
+
+#include "backends/CExpr.h"
+#include "backends/KernelNames.h"
+#include "backends/cuda/DeviceBody.h"
+#include "ir/Printer.h"
+#include "support/Template.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace stencilc::backend {
+
+namespace {
+
+using ir::FieldRole;
+using ir::Offset;
+
+/// "m2" for -2, "0", "p3" for 3: offsets inside identifiers.
+std::string offsetSuffix(int n) {
+  return n < 0 ? fmt::format("m{}", -n) : n > 0 ? fmt::format("p{}", n) : "0";
+}
+
+/// " + 2", " - 3", or "" for 0: an offset added to a coordinate.
+std::string plusOffset(int n) {
+  return n < 0 ? fmt::format(" - {}", -n) : n > 0 ? fmt::format(" + {}", n) : "";
+}
+
+/// The table rows an expression reads, as (table, row).
+void collectTableRows(const ir::Expr &e, std::set<std::pair<int, int>> &rows) {
+  if (e.kind == ir::Expr::Kind::TableRef)
+    rows.insert({e.id, e.row});
+  for (const ir::ExprPtr &op : e.operands)
+    collectTableRows(*op, rows);
+}
+
+/// What a sweep reads, worked out once for all of its kernels.
+struct SweepPlan {
+  /// Per update: the sweep's groups, split into those that span planes
+  /// (accumulated by planes) and centre-only ones applied when the point is stored.
+  struct Update {
+    int update = 0;
+    std::vector<int> groups, accumulated, atStore;
+  };
+  std::vector<Update> updates;
+
+  /// traditional: fields whose current plane is shared, its halo, and the
+  /// register queue of each (field, dx, dy) column: plane offsets [low, high].
+  std::set<int> tradTiles;
+  int tradRx = 0, tradRy = 0;
+  std::map<std::tuple<int, int, int>, std::pair<int, int>> queues;
+
+  /// planes: fields whose input plane is shared, its halo, and the plane offsets.
+  std::set<int> planeTiles;
+  int planeRx = 0, planeRy = 0;
+  std::vector<int> planeOffsets; ///< dz with accumulated points, ascending
+
+  /// Per table: the rows kept in shared memory (Shared first, then Auto), and
+  /// where each row of the sweep is read from in the planes kernel.
+  std::map<int, std::vector<int>> sharedRows, autoRows;
+  std::map<std::pair<int, int>, RowPlacement> placement;
+
+  bool accumulates() const { return !planeOffsets.empty(); }
+};
+
+class CudaEmitter {
+public:
+  CudaEmitter(const CompiledStencil &c, const CudaEmitOptions &options)
+      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), names_(s_),
+        kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
+        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {
+    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
+      plans_.push_back(planSweep(int(sweep)));
+  }
+
+  std::vector<CudaSharedFootprint> footprints() const {
+    std::vector<CudaSharedFootprint> out;
+    for (const SweepPlan &plan : plans_) {
+      CudaSharedFootprint f;
+      f.traditionalPlanes = int(plan.tradTiles.size());
+      f.traditionalRx = plan.tradRx;
+      f.traditionalRy = plan.tradRy;
+      f.planesPlanes = plan.accumulates() ? int(plan.planeTiles.size()) : 0;
+      f.planesRx = plan.planeRx;
+      f.planesRy = plan.planeRy;
+      for (const auto &[table, rows] : plan.sharedRows)
+        f.stagedRows += int(rows.size());
+      for (const auto &[table, rows] : plan.autoRows)
+        f.autoRows += int(rows.size());
+      out.push_back(f);
+    }
+    return out;
+  }
+
+  std::vector<GeneratedFile> emit() {
+    std::map<std::string, std::string> common = {
+        {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
+    auto header = common;
+    header["REAL"] = ir::elemTypeName(s_.elemType);
+    header["DIMS"] = std::to_string(s_.dims);
+    header["RADIUS"] = std::to_string(s_.radius);
+    header["ARG_MEMBERS"] = argMembers();
+    header["ROTATION_SUMMARY"] = rotationSummary();
+    auto source = common;
+    source["STENCIL"] = s_.name;
+    source["REAL"] = ir::elemTypeName(s_.elemType);
+    source["SWEEPS"] = sweeps();
+    source["CHECK_2D"] = s_.dims == 2 ? " || a.extent.nz != 1" : "";
+    source["CHECK_ARGS"] = checkArgs();
+    source["RUN_BODY"] = runBody();
+    source["ROTATE_BODY"] = rotateBody();
+    source["ERASED_ARGS"] = erasedArgs();
+    source["SWEEP_COUNT"] = std::to_string(decomposition_.sweeps.size());
+    source["FIELD_INFO"] = fieldInfo();
+    source["TABLE_INFO"] = tableInfo();
+    source["SCALAR_INFO"] = scalarInfo();
+    return {
+        {kernel_ + "_cuda.h", renderTemplate(embeddedTemplate("cuda/kernel_cuda.h.tmpl"), header)},
+        {kernel_ + ".cu", renderTemplate(embeddedTemplate("cuda/kernel.cu.tmpl"), source)}};
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Planning a sweep
+  //===--------------------------------------------------------------------===//
+
+  SweepPlan planSweep(int sweep) const {
+    const SubStencil &sub = decomposition_.sweeps[sweep];
+    SweepPlan plan;
+    std::set<int> planeOffsets;
+    std::map<std::pair<int, int>, TableSpace> rowSpace;
+    for (size_t u = 0; u < linear_.updates.size(); ++u) {
+      const LinearForm &form = linear_.updates[u];
+      SweepPlan::Update update;
+      update.update = int(u);
+      update.groups = sub.groups[u];
+      for (size_t i = 0; i < sub.groups[u].size(); ++i) {
+        int g = sub.groups[u][i];
+        const CoefGroup &group = form.groups[g];
+        bool atStore = isCentreOnlyGroup(form, group);
+        (atStore ? update.atStore : update.accumulated).push_back(g);
+        for (int t : group.terms) {
+          const Term &term = form.terms[t];
+          const Offset &o = term.offset;
+          if (!atStore) {
+            plan.planeTiles.insert(term.field);
+            plan.planeRx = std::max(plan.planeRx, std::abs(o[0]));
+            plan.planeRy = std::max(plan.planeRy, std::abs(o[1]));
+            planeOffsets.insert(o[2]);
+          }
+          if (o[2] == 0 && (o[0] || o[1]))
+            plan.tradTiles.insert(term.field);
+          if (o[2] != 0) {
+            auto [it, fresh] = plan.queues.try_emplace({term.field, o[0], o[1]}, o[2], o[2]);
+            it->second.first = std::min(it->second.first, o[2]);
+            it->second.second = std::max(it->second.second, o[2]);
+          }
+        }
+        // The table rows of the group, with the space the decomposition chose for it.
+        TableSpace space = i < (sub.tableSpace.size() > u ? sub.tableSpace[u].size() : 0)
+                               ? sub.tableSpace[u][i]
+                               : TableSpace::Auto;
+        std::set<std::pair<int, int>> rows;
+        for (int t : group.terms)
+          for (const ir::ExprPtr &factor : form.terms[t].factors)
+            collectTableRows(*factor, rows);
+        for (const auto &row : rows) {
+          auto [it, fresh] = rowSpace.try_emplace(row, space);
+          // A row two groups want in different places goes where it is cheapest to read.
+          if (!fresh && (space == TableSpace::Shared || it->second == TableSpace::Shared))
+            it->second = TableSpace::Shared;
+          else if (!fresh && space == TableSpace::Auto)
+            it->second = TableSpace::Auto;
+        }
+      }
+      plan.updates.push_back(std::move(update));
+    }
+    plan.planeOffsets.assign(planeOffsets.begin(), planeOffsets.end());
+    for (const auto &[row, space] : rowSpace)
+      if (space == TableSpace::Shared)
+        plan.sharedRows[row.first].push_back(row.second);
+    for (const auto &[row, space] : rowSpace)
+      if (space == TableSpace::Auto)
+        plan.autoRows[row.first].push_back(row.second);
+    for (const auto &[row, space] : rowSpace) {
+      RowPlacement place{space, -1};
+      // Slots: a table's Shared rows first, then its Auto rows, each in row order.
+      auto rowsOf = [&](const std::map<int, std::vector<int>> &rows) {
+        auto it = rows.find(row.first);
+        return it == rows.end() ? std::vector<int>{} : it->second;
+      };
+      std::vector<int> shared = rowsOf(plan.sharedRows), autos = rowsOf(plan.autoRows);
+      if (space == TableSpace::Shared)
+        place.slot = int(std::find(shared.begin(), shared.end(), row.second) - shared.begin());
+      else if (space == TableSpace::Auto)
+        place.slot = int(shared.size() +
+                         (std::find(autos.begin(), autos.end(), row.second) - autos.begin()));
+      plan.placement[row] = place;
+    }
+    // The traditional tiles cover every on-plane read of a tiled field.
+    for (const SweepPlan::Update &update : plan.updates) {
+      const LinearForm &form = linear_.updates[update.update];
+      for (int g : update.groups)
+        for (int t : form.groups[g].terms) {
+          const Term &term = form.terms[t];
+          if (term.offset[2] == 0 && plan.tradTiles.count(term.field)) {
+            plan.tradRx = std::max(plan.tradRx, std::abs(term.offset[0]));
+            plan.tradRy = std::max(plan.tradRy, std::abs(term.offset[1]));
+          }
+        }
+    }
+    return plan;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Declarations
+  //===--------------------------------------------------------------------===//
+
+  std::string description() const {
+    std::string d =
+        fmt::format("// Stencil {}: {}d, {}, ", s_.name, s_.dims, ir::elemTypeName(s_.elemType));
+    d += s_.order ? fmt::format("order {} (radius {}).\n", s_.order, s_.radius)
+                  : fmt::format("radius {}.\n", s_.radius);
+    for (size_t u = 0; u < s_.updates.size(); ++u) {
+      const LinearForm &form = linear_.updates[u];
+      ReadSummary reads = summarizeReads(form);
+      d += fmt::format("// Update {} = {}\n", s_.fields[form.output].name,
+                       ir::exprToString(s_, *s_.updates[u].rhs));
+      d += fmt::format("//   {} points read ({} off-axis) in {} coefficient groups over {} "
+                       "z-plane{}.\n",
+                       reads.points.size(), reads.offAxisPoints, form.groups.size(),
+                       reads.planes.size(), reads.planes.size() == 1 ? "" : "s");
+    }
+    d += fmt::format("// Plan: {} sweep{} per step", decomposition_.sweeps.size(),
+                     decomposition_.sweeps.size() == 1 ? "" : "s");
+    for (const SubStencil &sweep : decomposition_.sweeps)
+      d += fmt::format("; {}", sweep.reason);
+    d += ".\n";
+    for (size_t sweep = 0; sweep < plans_.size(); ++sweep) {
+      const SweepPlan &plan = plans_[sweep];
+      int shared = 0, autos = 0, others = int(plan.placement.size());
+      for (const auto &[table, rows] : plan.sharedRows)
+        shared += int(rows.size());
+      for (const auto &[table, rows] : plan.autoRows)
+        autos += int(rows.size());
+      others -= shared + autos;
+      d += fmt::format("// Sweep {}: traditional keeps {} shared plane{} and {} register queue{} "
+                       "({} values); planes keeps {} shared plane{} and {} partial sum{} per "
+                       "output",
+                       sweep, plan.tradTiles.size(), plan.tradTiles.size() == 1 ? "" : "s",
+                       plan.queues.size(), plan.queues.size() == 1 ? "" : "s", queueValues(plan),
+                       plan.planeTiles.size(), plan.planeTiles.size() == 1 ? "" : "s",
+                       ringSize(plan), ringSize(plan) == 1 ? "" : "s");
+      if (!plan.placement.empty())
+        d += fmt::format(";\n//   table rows in shared memory: {} always, {} if they fit the "
+                         "budget (else read-only), {} read-only or global",
+                         shared, autos, others);
+      d += ".\n";
+    }
+    d += "// Variants (LaunchOptions::variant): gmem, ro (read-only coefficients), traditional "
+         "(2.5D\n// blocking), planes (one-to-multi partial sums); traditional and planes march "
+         "nw planes per block.\n";
+    return d;
+  }
+
+  static int queueValues(const SweepPlan &plan) {
+    int n = 0;
+    for (const auto &[column, range] : plan.queues)
+      n += range.second - range.first + 1;
+    return n;
+  }
+
+  static int ringSize(const SweepPlan &plan) {
+    return plan.accumulates() ? plan.planeOffsets.back() - plan.planeOffsets.front() + 1 : 0;
+  }
+
+  std::string elementType(const ir::Field &f) const {
+    if (f.role != FieldRole::Index)
+      return "Real";
+    switch (f.indexType) {
+    case ir::IndexType::UInt8: return "std::uint8_t";
+    case ir::IndexType::UInt16: return "std::uint16_t";
+    case ir::IndexType::Int32: return "std::int32_t";
+    }
+    return "?";
+  }
+
+  std::string fieldComment(const ir::Field &f) const {
+    std::string c = ir::fieldRoleName(f.role);
+    if (f.role == FieldRole::Index)
+      c += std::string(" ") + ir::indexTypeName(f.indexType);
+    if (f.advances >= 0)
+      c += ", next level of " + s_.fields[f.advances].name;
+    if (f.overwrites >= 0)
+      c += ", may share storage with " + s_.fields[f.overwrites].name + " (in place)";
+    return c;
+  }
+
+  std::string argMembers() const {
+    std::string out;
+    for (size_t f = 0; f < s_.fields.size(); ++f) {
+      const ir::Field &field = s_.fields[f];
+      bool writable = field.role == FieldRole::Output;
+      out += fmt::format("  rt::FieldView<{}{}> {}; ///< {}\n", writable ? "" : "const ",
+                         elementType(field), names_.field(int(f)), fieldComment(field));
+    }
+    for (size_t t = 0; t < s_.tables.size(); ++t) {
+      const ir::Table &table = s_.tables[t];
+      std::string rows = std::to_string(table.rows) + " rows";
+      if (table.rowSource == ir::Table::RowSource::Classes)
+        rows += ": one per coefficient class of " + s_.pointSets[table.pointSet].name;
+      else if (table.rowSource == ir::Table::RowSource::Points)
+        rows += ": one per point of " + s_.pointSets[table.pointSet].name;
+      out += fmt::format("  rt::TableView<Real> {}; ///< {}, any number of columns\n",
+                         names_.table(int(t)), rows);
+    }
+    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
+      out += fmt::format("  Real {} = 0; ///< run-time scalar\n", names_.scalar(int(sc)));
+    return out;
+  }
+
+  std::string rotationSummary() const {
+    std::string out;
+    for (const ir::Field &f : s_.fields) {
+      if (f.advances < 0)
+        continue;
+      if (!out.empty())
+        out += "; ";
+      if (f.overwrites >= 0)
+        out += s_.fields[f.overwrites].name + " <- ";
+      out += s_.fields[f.advances].name + " <- " + f.name;
+    }
+    return out.empty() ? "nothing to rotate (no output advances a time level)" : out;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Point bodies
+  //===--------------------------------------------------------------------===//
+
+  std::string valueName(int output) const { return names_.field(output) + "_value"; }
+
+  /// Evaluates every group of the sweep at the point and stores it: `=` in the
+  /// first sweep, `+=` in later ones. Returns prologue + body.
+  std::string pointBody(int sweep, const ReadStyle &style, const std::string &z,
+                        const std::string &x, const std::string &y,
+                        const std::string &indent) const {
+    PointScope scope(s_, names_, style);
+    std::string body;
+    for (const SweepPlan::Update &update : plans_[sweep].updates) {
+      bool pointwise = sweep == 0;
+      if (update.groups.empty() && !pointwise)
+        continue; // nothing of this update in a later sweep
+      const LinearForm &form = linear_.updates[update.update];
+      std::string value = valueName(form.output);
+      body += fmt::format("{}Real {};\n", indent, value);
+      body += sumStatements(s_, scope, form, update.groups, std::nullopt, pointwise, value, true,
+                            indent);
+      body += fmt::format("{}{} {} {};\n", indent, scope.output(form.output),
+                          sweep == 0 ? "=" : "+=", value);
+    }
+    return scope.prologue(x, y, z, indent) + body;
+  }
+
+  ReadStyle globalStyle(bool readOnly) const {
+    ReadStyle style;
+    style.readOnlyCoefficients = readOnly;
+    style.restrictPointers = readOnly;
+    TableSpace space = readOnly ? TableSpace::ReadOnly : TableSpace::Global;
+    style.rowPlacement = [space](int, int) { return RowPlacement{space, -1}; };
+    return style;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Kernels
+  //===--------------------------------------------------------------------===//
+
+  std::string pointKernel(int sweep, bool readOnly) const {
+    const char *variant = readOnly ? "ro" : "gmem";
+    std::string comment = readOnly
+                              ? "one thread per output point; coefficients (`in` and index fields, "
+                                "tables)\n/// through the read-only cache."
+                              : "one thread per output point; every read a plain global load.";
+    return fmt::format(R"(/// Sweep {0}, {1}: {2}
+__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args args) {{
+  const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
+  const int z = int(blockIdx.z);
+  if (x >= args.extent.nx || y >= args.extent.ny)
+    return;
+{3}}}
+
+)",
+                       sweep, variant, comment,
+                       pointBody(sweep, globalStyle(readOnly), "z", "x", "y", "  "));
+  }
+
+  std::string tileName(int field) const { return names_.field(field) + "_tile"; }
+  std::string tileAt(int field) const { return names_.field(field) + "_at"; }
+
+  /// `f_at[dx + dy * m.tileW]`: a read from a shared plane at this thread's point.
+  std::string tileRead(int field, const Offset &o) const {
+    std::string index;
+    if (o[0])
+      index = std::to_string(o[0]);
+    if (o[1]) {
+      std::string rows =
+          std::abs(o[1]) == 1 ? "m.tileW" : fmt::format("{} * m.tileW", std::abs(o[1]));
+      index += index.empty() ? (o[1] < 0 ? "-" : "") + rows : (o[1] < 0 ? " - " : " + ") + rows;
+    }
+    return fmt::format("{}[{}]", tileAt(field), index.empty() ? "0" : index);
+  }
+
+  std::string queueName(const std::tuple<int, int, int> &column) const {
+    auto [field, dx, dy] = column;
+    return fmt::format("{}_q_{}_{}", names_.field(field), offsetSuffix(dx), offsetSuffix(dy));
+  }
+  std::string columnName(const std::tuple<int, int, int> &column) const {
+    auto [field, dx, dy] = column;
+    return fmt::format("{}_c_{}_{}", names_.field(field), offsetSuffix(dx), offsetSuffix(dy));
+  }
+
+  /// Shared planes one after another: `Real *const f_tile = <after the previous one>;`.
+  std::string tileDeclarations(const std::set<int> &fields, std::string first) const {
+    std::string out;
+    for (int f : fields) {
+      out += fmt::format("  Real *const {} = {};\n", tileName(f), first);
+      first = tileName(f) + " + m.tileSize";
+    }
+    for (int f : fields)
+      out += fmt::format("  const Real *const {} = {} + m.tileAt;\n", tileAt(f), tileName(f));
+    return out;
+  }
+
+  std::string tileLoads(const std::set<int> &fields, const std::string &z,
+                        const std::string &indent) const {
+    std::string out;
+    for (int f : fields)
+      out += fmt::format("{}loadTile({}, args.{}, {}, m, kRx, kRy, args.extent);\n", indent,
+                         tileName(f), names_.field(f), z);
+    return out;
+  }
+
+  std::string traditionalKernel(int sweep) const {
+    const SweepPlan &plan = plans_[sweep];
+    std::string queues, prime, shifts;
+    for (const auto &[column, range] : plan.queues) {
+      auto [field, dx, dy] = column;
+      auto [low, high] = range;
+      int length = high - low + 1;
+      std::string f = names_.field(field);
+      queues +=
+          fmt::format("  Real {}[{}] = {{}}; // column ({}, {}) of {}: planes z{:+} .. z{:+}\n",
+                      queueName(column), length, dx, dy, s_.fields[field].name, low, high);
+      queues +=
+          fmt::format("  const Real *const {} = args.{}.origin + at(args.{}, m.x{}, m.y{}, 0);\n",
+                      columnName(column), f, f, plusOffset(dx), plusOffset(dy));
+      if (length > 1)
+        prime += fmt::format("    STENCILC_UNROLL\n    for (int k = 1; k < {}; ++k)\n"
+                             "      {}[k] = {}[(m.z0{} + k - 1) * args.{}.plane];\n",
+                             length, queueName(column), columnName(column), plusOffset(low), f);
+      shifts += fmt::format("      shiftIn({}, {}[(z{}) * args.{}.plane]);\n", queueName(column),
+                            columnName(column), plusOffset(high), f);
+    }
+    ReadStyle style;
+    style.readOnlyCoefficients = true;
+    style.restrictPointers = true;
+    style.rowPlacement = [](int, int) { return RowPlacement{TableSpace::ReadOnly, -1}; };
+    style.onChip = [this, &plan](int field, const Offset &o) -> std::optional<std::string> {
+      if (o[2] == 0 && plan.tradTiles.count(field))
+        return tileRead(field, o);
+      if (o[2] != 0) {
+        auto it = plan.queues.find({field, o[0], o[1]});
+        return fmt::format("{}[{}]", queueName(it->first), o[2] - it->second.first);
+      }
+      return std::nullopt;
+    };
+    std::string out = fmt::format(
+        R"(/// Sweep {0}, traditional (2.5D blocking, multi-to-one): a 2D block marches z through nw
+/// planes. Plane z of every field read off-centre on it sits in shared memory with its halo;
+/// the points of each (dx, dy) column above and below z sit in this thread's register queue,
+/// which takes one new plane per step.
+__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(const Args args,
+                                                                        const int nw) {{
+  STENCILC_DYNAMIC_SHARED(Real, shared);
+  constexpr int kRx = {1}, kRy = {2}; // halo of the shared planes
+  const ZMarch m = zMarch(args.extent, nw, kRx, kRy);
+)",
+        sweep, plan.tradRx, plan.tradRy);
+    out += tileDeclarations(plan.tradTiles, "shared");
+    if (plan.tradTiles.empty())
+      out += "  (void)shared; // no field is read off-centre on the current plane\n";
+    if (!queues.empty()) {
+      out += "  // Register queues: entry k of a column holds the plane given first, plus k.\n";
+      out += queues;
+      if (!prime.empty())
+        out += "  if (m.active) { // all but the newest plane of the first output plane\n" + prime +
+               "  }\n";
+    }
+    out += "  for (int z = m.z0; z < m.z1; ++z) {\n"
+           "    __syncthreads(); // the block is done with the previous plane\n";
+    out += tileLoads(plan.tradTiles, "z", "    ");
+    if (!shifts.empty())
+      out += "    if (m.active) {\n" + shifts + "    }\n";
+    out += "    __syncthreads(); // plane z is in\n"
+           "    if (!m.active)\n      continue;\n";
+    out += pointBody(sweep, style, "z", "m.x", "m.y", "    ");
+    out += "  }\n}\n\n";
+    return out;
+  }
+
+  std::string accName(int output) const { return names_.acc(output); }
+
+  std::string planesKernel(int sweep) const {
+    const SweepPlan &plan = plans_[sweep];
+    const int dzMin = plan.planeOffsets.front(), dzMax = plan.planeOffsets.back();
+    std::string out = fmt::format(
+        R"(/// Sweep {0}, planes (one-to-multi): a 2D block marches the input planes of nw output
+/// planes. Input plane zi is read once into shared memory with its halo, and its points at
+/// plane offset dz go into the partial sum of output plane zi - dz: a register queue per
+/// output, whose oldest entry is complete after plane zi, is stored, and makes room for a new
+/// one. With kStageAuto the table rows the plan left to the backend are staged in shared
+/// memory too.
+template <bool kStageAuto>
+__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Args args,
+                                                                   const int nw) {{
+  STENCILC_DYNAMIC_SHARED(Real, shared);
+  constexpr int kRx = {1}, kRy = {2}; // halo of the shared planes
+  constexpr int kDzMin = {3}, kDzMax = {4}; // plane offsets of the accumulated points
+  const ZMarch m = zMarch(args.extent, nw, kRx, kRy);
+)",
+        sweep, plan.planeRx, plan.planeRy, dzMin, dzMax);
+    // Shared memory: each table's staged rows ([slot][column]), then the planes.
+    std::string next = "shared";
+    std::string staging;
+    for (size_t t = 0; t < s_.tables.size(); ++t) {
+      int table = int(t);
+      auto shared = plan.sharedRows.count(table) ? plan.sharedRows.at(table) : std::vector<int>{};
+      auto autos = plan.autoRows.count(table) ? plan.autoRows.at(table) : std::vector<int>{};
+      if (shared.empty() && autos.empty())
+        continue;
+      std::string name = names_.table(table) + "_staged";
+      out += fmt::format("  Real *const {} = {}; // rows of {}: {} always{}\n", name, next,
+                         s_.tables[table].name, shared.size(),
+                         autos.empty() ? "" : fmt::format(", {} with kStageAuto", autos.size()));
+      std::string rows = autos.empty() ? std::to_string(shared.size())
+                                       : fmt::format("(kStageAuto ? {} : {})",
+                                                     shared.size() + autos.size(), shared.size());
+      next = fmt::format("{} + {} * args.{}.cols", name, rows, names_.table(table));
+      for (size_t i = 0; i < shared.size(); ++i)
+        staging += fmt::format("  stageRow({}, {}, args.{}, {});\n", name, i, names_.table(table),
+                               shared[i]);
+      if (!autos.empty()) {
+        staging += "  if (kStageAuto) {\n";
+        for (size_t i = 0; i < autos.size(); ++i)
+          staging += fmt::format("    stageRow({}, {}, args.{}, {});\n", name, shared.size() + i,
+                                 names_.table(table), autos[i]);
+        staging += "  }\n";
+      }
+    }
+    out += tileDeclarations(plan.planeTiles, next);
+    if (!staging.empty())
+      out += "  // The first barrier of the march below also waits for these rows.\n" + staging;
+    out += "  // Partial sums: entry k belongs to output plane zi - kDzMax + k.\n";
+    for (const SweepPlan::Update &update : plan.updates)
+      if (!update.accumulated.empty())
+        out += fmt::format("  Real {}[kDzMax - kDzMin + 1] = {{}};\n",
+                           accName(linear_.updates[update.update].output));
+    out += "  for (int zi = m.z0 + kDzMin; zi < m.z1 + kDzMax; ++zi) {\n"
+           "    __syncthreads(); // the block is done with the previous planes\n";
+    out += tileLoads(plan.planeTiles, "zi", "    ");
+    out += "    __syncthreads(); // plane zi is in\n    if (m.active) {\n";
+
+    ReadStyle accumulate;
+    accumulate.readOnlyCoefficients = true;
+    accumulate.restrictPointers = true;
+    accumulate.rowPlacement = [&plan](int table, int row) {
+      auto it = plan.placement.find({table, row});
+      return it == plan.placement.end() ? RowPlacement{TableSpace::ReadOnly, -1} : it->second;
+    };
+    accumulate.onChip = [this](int field, const Offset &o) -> std::optional<std::string> {
+      return tileRead(field, o);
+    };
+    for (int dz : plan.planeOffsets) {
+      PointScope scope(s_, names_, accumulate);
+      std::string body;
+      for (const SweepPlan::Update &update : plan.updates) {
+        const LinearForm &form = linear_.updates[update.update];
+        std::vector<int> touching;
+        for (int g : update.accumulated)
+          if (groupTouchesPlane(form, form.groups[g], dz))
+            touching.push_back(g);
+        if (touching.empty())
+          continue;
+        body += sumStatements(s_, scope, form, touching, dz, false,
+                              fmt::format("{}[{}]", accName(form.output), dzMax - dz), false,
+                              "        ");
+      }
+      out += fmt::format("      // Input plane zi is plane {0:+} of output plane zo = zi{1}.\n"
+                         "      if (const int zo = zi{1}; zo >= m.z0 && zo < m.z1) {{\n",
+                         dz, plusOffset(-dz));
+      out += scope.prologue("m.x", "m.y", "zo", "        ") + body + "      }\n";
+    }
+    // The store: partial sums plus the centre-only groups.
+    ReadStyle store = accumulate;
+    store.onChip = nullptr;
+    PointScope scope(s_, names_, store);
+    std::string body;
+    for (const SweepPlan::Update &update : plan.updates) {
+      bool pointwise = sweep == 0;
+      if (update.groups.empty() && !pointwise)
+        continue;
+      const LinearForm &form = linear_.updates[update.update];
+      std::string value = valueName(form.output);
+      // The finished partial sum, plus what is applied at the store.
+      bool accumulated = !update.accumulated.empty();
+      body += accumulated ? fmt::format("        Real {} = {}[0];\n", value, accName(form.output))
+                          : fmt::format("        Real {};\n", value);
+      body += sumStatements(s_, scope, form, update.atStore, std::nullopt, pointwise, value,
+                            !accumulated, "        ");
+      body += fmt::format("        {} {} {};\n", scope.output(form.output),
+                          sweep == 0 ? "=" : "+=", value);
+    }
+    out += "      // Output plane zo = zi - kDzMax has all its input planes: store it.\n"
+           "      if (const int zo = zi - kDzMax; zo >= m.z0) {\n";
+    out += scope.prologue("m.x", "m.y", "zo", "        ") + body + "      }\n    }\n";
+    for (const SweepPlan::Update &update : plan.updates)
+      if (!update.accumulated.empty())
+        out += fmt::format("    shiftIn({}, Real(0));\n",
+                           accName(linear_.updates[update.update].output));
+    out += "  }\n}\n\n";
+    return out;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Host launchers
+  //===--------------------------------------------------------------------===//
+
+  std::string launcher(int sweep) const {
+    const SweepPlan &plan = plans_[sweep];
+    std::string out = fmt::format(R"(/// Sweep {0} with the chosen variant, on the launch's stream.
+void launchSweep{0}(const Args &a, const Launch &l) {{
+  switch (l.variant) {{
+  case Variant::Gmem:
+    STENCILC_LAUNCH(sweep{0}_gmem, l.pointGrid, l.block, 0, l.stream)(a);
+    break;
+  case Variant::Ro:
+    STENCILC_LAUNCH(sweep{0}_ro, l.pointGrid, l.block, 0, l.stream)(a);
+    break;
+  case Variant::Traditional: {{
+    const std::size_t bytes = {1} * l.tileBytes({2}, {3});
+    requireShared(bytes, l, "sweep {0}, traditional");
+    allowSharedBytes(sweep{0}_traditional, bytes);
+    STENCILC_LAUNCH(sweep{0}_traditional, l.marchGrid, l.block, bytes, l.stream)(a, l.nw);
+    break;
+  }}
+  case Variant::Planes: {{
+)",
+                                  sweep, plan.tradTiles.size(), plan.tradRx, plan.tradRy);
+    if (!plan.accumulates()) {
+      out += "    // Nothing in this sweep spans planes: one thread per point does it.\n";
+      out += fmt::format(
+          "    STENCILC_LAUNCH(sweep{}_ro, l.pointGrid, l.block, 0, l.stream)(a);\n    break;\n"
+          "  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
+          sweep);
+      return out;
+    }
+    std::string fixedRows, autoRows;
+    for (const auto &[table, rows] : plan.sharedRows)
+      fixedRows += fmt::format(" + sizeof(Real) * {} * std::size_t(a.{}.cols)", rows.size(),
+                               names_.table(table));
+    for (const auto &[table, rows] : plan.autoRows)
+      autoRows += fmt::format("{}sizeof(Real) * {} * std::size_t(a.{}.cols)",
+                              autoRows.empty() ? "" : " + ", rows.size(), names_.table(table));
+    out +=
+        fmt::format("    // {} shared plane{}{}.\n", plan.planeTiles.size(),
+                    plan.planeTiles.size() == 1 ? "" : "s",
+                    fixedRows.empty() ? "" : " and the table rows the plan put in shared memory");
+    out += fmt::format("    const std::size_t fixed = {} * l.tileBytes({}, {}){};\n",
+                       plan.planeTiles.size(), plan.planeRx, plan.planeRy, fixedRows);
+    if (!autoRows.empty()) {
+      out += fmt::format(
+          "    // The rows left to the backend go to shared memory if they fit the budget.\n"
+          "    const std::size_t staged = fixed + {1};\n"
+          "    if (staged <= l.sharedBudget) {{\n"
+          "      allowSharedBytes(sweep{0}_planes<true>, staged);\n"
+          "      STENCILC_LAUNCH(sweep{0}_planes<true>, l.marchGrid, l.block, staged, "
+          "l.stream)(a, l.nw);\n"
+          "      break;\n"
+          "    }}\n",
+          sweep, autoRows);
+    }
+    out += fmt::format("    requireShared(fixed, l, \"sweep {0}, planes\");\n"
+                       "    allowSharedBytes(sweep{0}_planes<false>, fixed);\n"
+                       "    STENCILC_LAUNCH(sweep{0}_planes<false>, l.marchGrid, l.block, fixed, "
+                       "l.stream)(a, l.nw);\n"
+                       "    break;\n  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
+                       sweep);
+    return out;
+  }
+
+  std::string sweeps() const {
+    std::string out;
+    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep) {
+      const std::string &reason = decomposition_.sweeps[sweep].reason;
+      out += fmt::format("//===-- Sweep {}: {} {}===//\n\n", sweep, reason,
+                         std::string(std::max<int>(0, 60 - int(reason.size())), '-'));
+      out += pointKernel(int(sweep), false);
+      out += pointKernel(int(sweep), true);
+      out += traditionalKernel(int(sweep));
+      if (plans_[sweep].accumulates())
+        out += planesKernel(int(sweep));
+      out += launcher(int(sweep));
+    }
+    return out;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Entry points
+  //===--------------------------------------------------------------------===//
+
+  std::string checkArgs() const {
+    std::string out;
+    for (size_t f = 0; f < s_.fields.size(); ++f)
+      out += fmt::format("  if (!a.{}.origin)\n    throw rt::KernelError(\"{}: field '{}' is not "
+                         "set\");\n",
+                         names_.field(int(f)), kernel_, s_.fields[f].name);
+    for (size_t t = 0; t < s_.tables.size(); ++t)
+      out += fmt::format("  if (a.{0}.rows != {1} || a.{0}.cols < 1)\n"
+                         "    throw rt::KernelError(\"{2}: table '{3}' needs {1} rows and at "
+                         "least one column\");\n",
+                         names_.table(int(t)), s_.tables[t].rows, kernel_, s_.tables[t].name);
+    // An output may share storage only with the level it overwrites, and then with the
+    // same strides: anything else would read values this step has already replaced.
+    for (size_t o = 0; o < s_.fields.size(); ++o) {
+      const ir::Field &output = s_.fields[o];
+      if (output.role != FieldRole::Output)
+        continue;
+      for (size_t f = 0; f < s_.fields.size(); ++f) {
+        if (f == o || s_.fields[f].role == FieldRole::Index)
+          continue;
+        std::string O = names_.field(int(o)), F = names_.field(int(f));
+        if (int(f) == output.overwrites)
+          out += fmt::format(
+              "  if (static_cast<const void *>(a.{0}.origin) == a.{1}.origin &&\n"
+              "      (a.{0}.line != a.{1}.line || a.{0}.plane != a.{1}.plane))\n"
+              "    throw rt::KernelError(\"{2}: '{3}' shares storage with '{4}' but not its "
+              "layout\");\n",
+              O, F, kernel_, output.name, s_.fields[f].name);
+        else
+          out += fmt::format("  if (static_cast<const void *>(a.{}.origin) == a.{}.origin)\n"
+                             "    throw rt::KernelError(\"{}: '{}' may not share storage with "
+                             "'{}'\");\n",
+                             O, F, kernel_, output.name, s_.fields[f].name);
+      }
+    }
+    return out;
+  }
+
+  std::string runBody() const {
+    std::string out;
+    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
+      out += fmt::format("  launchSweep{}(a, l);\n", sweep);
+    return out;
+  }
+
+  std::string rotateBody() const {
+    std::string out;
+    for (size_t o = 0; o < s_.fields.size(); ++o) {
+      const ir::Field &f = s_.fields[o];
+      if (f.advances < 0)
+        continue;
+      std::string O = names_.field(int(o)), F = names_.field(f.advances);
+      if (f.overwrites < 0) {
+        out += fmt::format("  {{ // {0} <- {1}, and {1} reuses {0}'s old storage\n"
+                           "    const rt::FieldView<const Real> freed = a.{0};\n"
+                           "    a.{0} = rt::readOnlyView(a.{1});\n"
+                           "    a.{1} = rt::writableView(freed);\n  }}\n",
+                           F, O);
+        continue;
+      }
+      std::string G = names_.field(f.overwrites);
+      out += fmt::format(
+          "  {{ // {0} <- {1} <- {2}\n"
+          "    const bool inPlace = static_cast<const void *>(a.{2}.origin) == a.{0}.origin;\n"
+          "    const rt::FieldView<const Real> oldest = a.{0};\n"
+          "    a.{0} = a.{1};\n"
+          "    a.{1} = rt::readOnlyView(a.{2});\n"
+          "    a.{2} = rt::writableView(inPlace ? a.{0} : oldest);\n  }}\n",
+          G, F, O);
+    }
+    return out.empty() ? "  (void)a; // no output advances a time level\n" : out;
+  }
+
+  std::string erasedArgs() const {
+    std::string out = fmt::format(
+        "  if (e.fields.size() != {} || e.tables.size() != {} || e.scalars.size() != {})\n"
+        "    throw rt::KernelError(\"{}: wrong number of erased arguments\");\n",
+        s_.fields.size(), s_.tables.size(), s_.scalars.size(), kernel_);
+    for (size_t f = 0; f < s_.fields.size(); ++f) {
+      const ir::Field &field = s_.fields[f];
+      bool writable = field.role == FieldRole::Output;
+      std::string type = (writable ? "" : "const ") + elementType(field);
+      out +=
+          fmt::format("  a.{0} = {{static_cast<{1} *>(e.fields[{2}].origin), e.fields[{2}].line, "
+                      "e.fields[{2}].plane}};\n",
+                      names_.field(int(f)), type, f);
+    }
+    for (size_t t = 0; t < s_.tables.size(); ++t)
+      out += fmt::format("  a.{0} = {{static_cast<const Real *>(e.tables[{1}].data), "
+                         "e.tables[{1}].rowStride,\n           e.tables[{1}].colStride, "
+                         "e.tables[{1}].rows, e.tables[{1}].cols}};\n",
+                         names_.table(int(t)), t);
+    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
+      out += fmt::format("  a.{} = Real(e.scalars[{}]);\n", names_.scalar(int(sc)), sc);
+    return out;
+  }
+
+  std::string fieldInfo() const {
+    std::string out;
+    for (const ir::Field &f : s_.fields) {
+      std::string type = f.role == FieldRole::Index ? ir::indexTypeName(f.indexType)
+                                                    : ir::elemTypeName(s_.elemType);
+      out += fmt::format("{}{{\"{}\", \"{}\", \"{}\", {}, {}}}", out.empty() ? "" : ",\n       ",
+                         f.name, ir::fieldRoleName(f.role), type, f.overwrites, f.advances);
+    }
+    return out;
+  }
+
+  std::string tableInfo() const {
+    std::string out;
+    for (const ir::Table &t : s_.tables)
+      out += fmt::format("{}{{\"{}\", {}}}", out.empty() ? "" : ", ", t.name, t.rows);
+    return out;
+  }
+
+  std::string scalarInfo() const {
+    std::string out;
+    for (const ir::Scalar &sc : s_.scalars)
+      out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", sc.name);
+    return out;
+  }
+
+  const ir::Stencil &s_;
+  const LinearStencil &linear_;
+  const Decomposition &decomposition_;
+  KernelNames names_;
+  std::string kernel_;
+  std::string source_;
+  std::vector<SweepPlan> plans_;
+};
+
+} // namespace
+
+std::vector<CudaSharedFootprint> cudaSharedFootprints(const CompiledStencil &compiled) {
+  return CudaEmitter(compiled, CudaEmitOptions{}).footprints();
+}
+
+std::vector<GeneratedFile> emitCudaKernel(const CompiledStencil &compiled,
+                                          const CudaEmitOptions &options) {
+  return CudaEmitter(compiled, options).emit();
+}
+
+} // namespace stencilc::backend

@@ -1,0 +1,234 @@
+//===- AnalyzeCommand.cpp - `stencilc analyze`: counts, plan and roofline --===//
+//
+//   stencilc analyze FILE... [--machine M] [--json] [--plan-target T] [--explain]
+//
+// Per stencil: the shape counts (analysis/StencilCounts.h), flops and
+// compulsory bytes per point and their ratio; per variant of the target's
+// backend: loads per point, register-queue entries, on-chip bytes per block,
+// sweeps, and with --machine the roofline bound and the roof that sets it.
+// docs/PERFORMANCE-MODEL.md defines every number.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/Machine.h"
+#include "analysis/Roofline.h"
+#include "analysis/StencilCounts.h"
+#include "driver/Driver.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+using namespace stencilc;
+
+namespace {
+
+llvm::cl::SubCommand analyzeCommand("analyze",
+                                    "Count points, flops and bytes; plan; bound by a roofline");
+
+llvm::cl::list<std::string> files(llvm::cl::Positional, llvm::cl::desc("<file.stencil>..."),
+                                  llvm::cl::OneOrMore, llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<std::string>
+    machineName("machine",
+                llvm::cl::desc("Machine file, or the name of one in bench/machines (e.g. a100)"),
+                llvm::cl::value_desc("machine"), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<bool> json("json", llvm::cl::desc("Print JSON"), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<bool> explain("explain", llvm::cl::desc("Say what each pass decided and why"),
+                            llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<std::string> planTarget(
+    "plan-target",
+    llvm::cl::desc("cpu or a CUDA arch (sm_80, ...); default: cpu, or sm_80 for a GPU machine"),
+    llvm::cl::value_desc("target"), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<int> nd("nd", llvm::cl::desc("Table columns Nd (default 902)"), llvm::cl::init(902),
+                      llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<long> onChipBudget("onchip-budget",
+                                 llvm::cl::desc("Shared memory per block (GPU) or L1 (CPU), bytes"),
+                                 llvm::cl::init(-1), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<long> cacheBudget("cache-budget",
+                                llvm::cl::desc("Read-only cache (GPU) or L2 (CPU), bytes"),
+                                llvm::cl::init(-1), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<int> split("split", llvm::cl::desc("Force N sub-stencil sweeps"), llvm::cl::init(0),
+                         llvm::cl::sub(analyzeCommand));
+enum class TypeOverride { AsDeclared, Float, Double };
+llvm::cl::opt<TypeOverride>
+    type("type", llvm::cl::desc("Element type (default: the stencil's)"),
+         llvm::cl::values(clEnumValN(TypeOverride::Float, "float", "single precision"),
+                          clEnumValN(TypeOverride::Double, "double", "double precision")),
+         llvm::cl::init(TypeOverride::AsDeclared), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<int> blockX("block-x", llvm::cl::desc("GPU block width for on-chip bytes"),
+                          llvm::cl::init(32), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<int> blockY("block-y", llvm::cl::desc("GPU block height for on-chip bytes"),
+                          llvm::cl::init(8), llvm::cl::sub(analyzeCommand));
+
+/// What a variant keeps and loads, from the plane plan.
+struct VariantShape {
+  int loadsPerPoint = 0;
+  int registers = 0;
+  long onChipBytes = 0;
+};
+
+/// Time-field values read per grid point when every point is gathered.
+int gatheredLoads(const CompiledStencil &c) { return int(summarizeReads(c.linear).points.size()); }
+
+/// Shared-memory bytes of the most table rows one sweep of the plan keeps on chip.
+long sharedTableBytes(const CompiledStencil &c, const PlanTarget &target) {
+  if (c.planReport.candidates.empty())
+    return 0;
+  const PlanCandidate &chosen = c.planReport.candidates[c.planReport.chosen];
+  int rows = 0;
+  for (const auto &tiers : chosen.rowsPerTier)
+    rows = std::max(rows, tiers[0]);
+  return long(rows) * target.nd * ir::elemTypeBytes(c.stencil->elemType);
+}
+
+VariantShape shapeOf(const CompiledStencil &c, const std::string &variant, const PlanTarget &target,
+                     BlockShape block) {
+  const int elem = ir::elemTypeBytes(c.stencil->elemType);
+  const PlanePlan &p = c.planePlan;
+  if (variant == "traditional")
+    return {p.traditionalLoads, p.traditionalRegisters, traditionalOnChipBytes(p, block, elem)};
+  if (variant == "planes" && target.kind == PlanTarget::Kind::Cuda)
+    return {p.planesLoads, p.planesRegisters,
+            planesOnChipBytes(p, block, elem) + sharedTableBytes(c, target)};
+  if (variant == "planes")
+    return {p.planesLoads, 0, 0}; // the CPU keeps its partial planes in cache, not registers
+  return {gatheredLoads(c), 0, 0};
+}
+
+struct Row {
+  std::string variant;
+  VariantShape shape;
+  std::optional<analysis::RooflineBound> bound;
+  analysis::VariantCost cost;
+};
+
+int runAnalyze() {
+  std::optional<analysis::Machine> machine;
+  if (!machineName.empty()) {
+    auto loaded = analysis::loadMachine(machineName);
+    if (!loaded) {
+      driver::reportError(llvm::toString(loaded.takeError()));
+      return 2;
+    }
+    machine = *loaded;
+  }
+  std::string targetName = !planTarget.empty()
+                               ? std::string(planTarget)
+                               : (machine && machine->kind == "gpu" ? "sm_80" : "cpu");
+  std::string error;
+  auto target = makePlanTarget(targetName, nd, onChipBudget, cacheBudget, error);
+  if (!target) {
+    driver::reportError(error);
+    return 2;
+  }
+  if (blockX < 1 || blockY < 1 || blockX * blockY > 1024) {
+    driver::reportError("--block-x and --block-y must be positive with at most 1024 threads");
+    return 2;
+  }
+  target->block = {blockX, blockY};
+  bool cuda = target->kind == PlanTarget::Kind::Cuda;
+  bool writeAllocate = machine ? machine->writeAllocate : target->writeAllocate;
+
+  driver::LoadOptions options;
+  if (type != TypeOverride::AsDeclared)
+    options.elemType = type == TypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
+  options.pipeline.target = *target;
+  options.pipeline.forceSplit = split;
+  if (explain)
+    options.pipeline.explainStream = &llvm::outs();
+
+  int status = 0;
+  llvm::json::Array report;
+  for (const std::string &path : files) {
+    auto loaded = driver::loadModule(path, options);
+    if (!loaded) {
+      status = 1;
+      continue;
+    }
+    for (const CompiledStencil &c : loaded->compiled) {
+      const ir::Stencil &s = *c.stencil;
+      analysis::StencilCounts counts = analysis::countStencil(c);
+      std::vector<Row> rows;
+      for (const std::string &v : cuda ? analysis::cudaVariants() : analysis::cpuVariants()) {
+        Row r{v, shapeOf(c, v, *target, target->block), std::nullopt,
+              analysis::variantCost(c, v, writeAllocate)};
+        if (machine)
+          r.bound = analysis::rooflineBound(c, v, *machine);
+        rows.push_back(r);
+      }
+      if (json) {
+        llvm::json::Array variants;
+        for (const Row &r : rows) {
+          llvm::json::Object o{{"name", r.variant},
+                               {"loads_per_point", r.shape.loadsPerPoint},
+                               {"registers", r.shape.registers},
+                               {"onchip_bytes", r.shape.onChipBytes},
+                               {"sweeps", r.cost.sweeps},
+                               {"flops_per_point", r.cost.flopsPerPoint},
+                               {"bytes_per_point", r.cost.bytesPerPoint}};
+          if (r.bound) {
+            o["bound_gpts_per_s"] = r.bound->gptsPerSecond;
+            o["limit"] = r.bound->limit;
+          }
+          variants.push_back(std::move(o));
+        }
+        llvm::json::Object o{{"file", path},
+                             {"stencil", s.name},
+                             {"type", ir::elemTypeName(s.elemType)},
+                             {"plan_target", target->name},
+                             {"nd", target->nd},
+                             {"points", counts.points},
+                             {"off_axis_points", counts.offAxisPoints},
+                             {"coefficient_classes", counts.coefficientClasses},
+                             {"z_columns", counts.zColumns},
+                             {"flops_per_point", counts.flopsPerPoint},
+                             {"bytes_per_point", counts.bytesPerPoint},
+                             {"operational_intensity", counts.operationalIntensity()},
+                             {"sweeps", int(c.decomposition.sweeps.size())},
+                             {"variants", std::move(variants)}};
+        if (machine)
+          o["machine"] = machine->name;
+        report.push_back(std::move(o));
+        continue;
+      }
+      llvm::raw_ostream &os = llvm::outs();
+      os << fmt::format("stencil {} ({}, {}, Nd = {}, plan for {})\n", s.name, path,
+                        ir::elemTypeName(s.elemType), target->nd, target->name);
+      os << fmt::format("  points                   {}\n", counts.points);
+      os << fmt::format("  off-axis points          {}\n", counts.offAxisPoints);
+      os << fmt::format("  coefficient classes      {}\n", counts.coefficientClasses);
+      os << fmt::format("  z columns                {}\n", counts.zColumns);
+      os << fmt::format("  flops per point          {}\n", counts.flopsPerPoint);
+      os << fmt::format("  compulsory bytes/point   {}\n", counts.bytesPerPoint);
+      os << fmt::format("  operational intensity    {:.3f} flop/B\n",
+                        counts.operationalIntensity());
+      os << fmt::format("  plan                     {} sweep{}\n", c.decomposition.sweeps.size(),
+                        c.decomposition.sweeps.size() == 1 ? "" : "s");
+      if (machine)
+        os << fmt::format("  machine                  {} ({:g} GB/s, {:g} GFLOP/s {}; {})\n",
+                          machine->name, machine->bandwidthGBs, machine->peakGflops(s.elemType),
+                          ir::elemTypeName(s.elemType), machine->source);
+      os << fmt::format("  {:<12} {:>8} {:>9} {:>13} {:>6} {:>9} {:>8}", "variant", "loads/pt",
+                        "registers", "on-chip B", "sweeps", "flops/pt", "bytes/pt");
+      os << (machine ? fmt::format(" {:>13} {}\n", "bound GPts/s", "limit") : "\n");
+      for (const Row &r : rows) {
+        os << fmt::format("  {:<12} {:>8} {:>9} {:>13} {:>6} {:>9} {:>8g}", r.variant,
+                          r.shape.loadsPerPoint, r.shape.registers, r.shape.onChipBytes,
+                          r.cost.sweeps, r.cost.flopsPerPoint, r.cost.bytesPerPoint);
+        os << (r.bound ? fmt::format(" {:>13.3f} {}\n", r.bound->gptsPerSecond, r.bound->limit)
+                       : "\n");
+      }
+    }
+  }
+  if (json)
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))).str() << "\n";
+  return status;
+}
+
+driver::CommandRegistration registration(analyzeCommand, &runAnalyze);
+
+} // namespace

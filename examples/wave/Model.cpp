@@ -1,0 +1,55 @@
+//===- Model.cpp - Velocity models, the sponge layer and the source wavelet ===//
+#include "Model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace wave {
+
+rt::Grid<float> layeredModel(int nx, int ny, int nz) {
+  rt::Grid<float> v = rt::Grid<float>::make3d(nx, ny, nz, kHalo);
+  v.fillWith([&](int i, int j, int k) {
+    const double x = (i + 0.5) / nx, y = (j + 0.5) / ny, z = (k + 0.5) / nz;
+    const double dx = (x - 0.5) / 0.22, dy = (y - 0.5) / 0.22, dz = (z - 0.62) / 0.12;
+    if (dx * dx + dy * dy + dz * dz <= 1)
+      return 4500.0f;
+    if (z < 0.25)
+      return 1500.0f;
+    if (z < 0.45)
+      return 2000.0f;
+    if (z < 0.75)
+      return 2600.0f;
+    return 3200.0f;
+  });
+  return v;
+}
+
+rt::Grid<float> homogeneousModel(int nx, int ny, int nz, float velocity) {
+  rt::Grid<float> v = rt::Grid<float>::make3d(nx, ny, nz, kHalo);
+  v.fill(velocity);
+  return v;
+}
+
+rt::Grid<float> spongeDamping(const rt::GridShape &shape, int width, double alpha) {
+  rt::Grid<float> g(shape);
+  g.fillWith([&](int i, int j, int k) {
+    if (width <= 0)
+      return 1.0;
+    // Distance to the nearest face, clamped to the interior.
+    const int d =
+        std::max(0, std::min({i, j, k, shape.nx - 1 - i, shape.ny - 1 - j, shape.nz - 1 - k}));
+    if (d >= width)
+      return 1.0;
+    const double a = alpha * double(width - d) / width;
+    return std::exp(-a * a);
+  });
+  return g;
+}
+
+double ricker(double t, double f, double t0) {
+  const double a = std::numbers::pi * f * (t - t0);
+  return (1 - 2 * a * a) * std::exp(-a * a);
+}
+
+} // namespace wave

@@ -1,0 +1,34 @@
+//===- Model.h - Velocity models, the sponge layer and the source wavelet --===//
+//
+// The physics inputs of the example, independent of the operator: a layered
+// velocity model with a high-velocity body (or a homogeneous one for checks),
+// the damping factors of the absorbing sponge, and the Ricker wavelet.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/Grid.h"
+
+namespace wave {
+
+namespace rt = stencilc::rt;
+
+/// Every field of the example has this halo: the stencils' radius.
+inline constexpr int kHalo = 4;
+
+/// Four flat layers, 1500 to 3200 m/s downwards, with an ellipsoidal
+/// 4500 m/s body (a salt-like inclusion) in the middle of the lower half.
+rt::Grid<float> layeredModel(int nx, int ny, int nz);
+
+/// The same velocity everywhere.
+rt::Grid<float> homogeneousModel(int nx, int ny, int nz, float velocity);
+
+/// Per-point damping factors: 1 inside, exp(−(α (w − d) / w)²) at distance d
+/// < w points from a face (Cerjan et al. 1985), applied once per step. The
+/// halo keeps the edge value.
+rt::Grid<float> spongeDamping(const rt::GridShape &shape, int width, double alpha = 0.3);
+
+/// The Ricker wavelet of peak frequency f (Hz), delayed by t0 (s).
+double ricker(double t, double f, double t0);
+
+} // namespace wave

@@ -1,0 +1,167 @@
+//===- Propagator.cpp - One time step of the acoustic wave equation --------===//
+#include "Propagator.h"
+
+#include "acoustic8_sponge.h"
+#include "ete37_sponge.h"
+
+#include "frontend/Frontend.h"
+#include "seismic/EteStencil.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace wave {
+
+const char *operatorName(Operator op) { return op == Operator::Ete37 ? "ete37" : "fd8"; }
+
+Propagator::Propagator(const rt::GridShape &shape)
+    : levelA_(shape), levelB_(shape), current_(&levelA_), previous_(&levelB_) {}
+
+void Propagator::step(const std::vector<Injection> &injections, const rt::RunOptions &options) {
+  // The kernels run in place: the new level overwrites the oldest.
+  rt::Grid<float> &next = *previous_;
+  sweep(next, options);
+  for (const Injection &s : injections)
+    next(s.i, s.j, s.k) += float(s.value);
+  std::swap(current_, previous_);
+}
+
+namespace {
+
+rt::Extent extentOf(const rt::Grid<float> &g) { return {g.nx(), g.ny(), g.nz()}; }
+
+/// Beyond this many distinct velocities the table gets evenly spaced columns
+/// and each point the nearest (the papers use 902 columns).
+constexpr size_t kMaxTableColumns = 1024;
+/// Amplification beyond rounding: the response at k = 0 is exactly 1.
+constexpr double kUnstable = 1 + 1e-9;
+
+/// The velocities the table's columns stand for, and each point's column.
+std::vector<double> discretiseVelocities(const rt::Grid<float> &velocity,
+                                         rt::Grid<uint16_t> &column) {
+  std::set<float> distinct;
+  velocity.forEachPointWithHalo([&](int i, int j, int k) { distinct.insert(velocity(i, j, k)); });
+  std::vector<double> columns(distinct.begin(), distinct.end());
+  if (columns.size() > kMaxTableColumns) {
+    const double lo = columns.front(), hi = columns.back();
+    columns.resize(kMaxTableColumns);
+    for (size_t c = 0; c < columns.size(); ++c)
+      columns[c] = lo + (hi - lo) * double(c) / double(kMaxTableColumns - 1);
+  }
+  column.fillWith([&](int i, int j, int k) {
+    const double v = velocity(i, j, k);
+    auto above = std::lower_bound(columns.begin(), columns.end(), v);
+    if (above == columns.end())
+      return uint16_t(columns.size() - 1);
+    if (above != columns.begin() && v - *(above - 1) < *above - v)
+      --above;
+    return uint16_t(above - columns.begin());
+  });
+  return columns;
+}
+
+/// The points and classes of ete37_sponge's table, from the .stencil file
+/// the kernel was generated from, so that the fit's rows are the kernel's.
+stencilc::seismic::EtePoints etePointsFromStencil(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error(path + ": cannot open (set --stencil-dir)");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto module = stencilc::parseModuleFromString(text.str(), path, llvm::errs());
+  if (!module || module->stencils.empty() || module->stencils[0].tables.empty())
+    throw std::runtime_error(path + ": not the ETE stencil this program was built with");
+  auto points = stencilc::seismic::etePointsForTable(module->stencils[0], 0);
+  if (auto *why = std::get_if<std::string>(&points))
+    throw std::runtime_error(path + ": " + *why);
+  return std::get<stencilc::seismic::EtePoints>(points);
+}
+
+class EtePropagator final : public Propagator {
+public:
+  EtePropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h,
+                double dt, const std::string &stencilDir)
+      : Propagator(velocity.shape()), column_(velocity.shape()), damping_(damping.clone()) {
+    table_ = std::make_unique<TableReport>();
+    table_->velocities = discretiseVelocities(velocity, column_);
+    const auto points = etePointsFromStencil(stencilDir + "/ete37_sponge.stencil");
+    stencilc::seismic::EteFitOptions options;
+    options.spacing = h;
+    options.dt = dt;
+    table_->fit = stencilc::seismic::fitEte(points, table_->velocities, options);
+    for (size_t v = 0; v < table_->velocities.size(); ++v)
+      if (table_->fit.maxAmplification[v] > kUnstable)
+        throw std::runtime_error("the ETE fit for v = " + std::to_string(table_->velocities[v]) +
+                                 " m/s amplifies some wavenumbers (factor " +
+                                 std::to_string(table_->fit.maxAmplification[v]) +
+                                 "): the step would be unstable; use a smaller Courant number");
+    coefficients_ = stencilc::seismic::makeCoefficientTable<float>(table_->fit);
+  }
+
+private:
+  void sweep(rt::Grid<float> &next, const rt::RunOptions &options) override {
+    namespace k = stencilc_kernels::ete37_sponge;
+    k::Args a;
+    a.extent = extentOf(next);
+    a.p_prev = rt::view(std::as_const(previous()));
+    a.p_cur = rt::view(std::as_const(current()));
+    a.p_next = rt::view(next);
+    a.vidx = rt::view(std::as_const(column_));
+    a.damp = rt::view(std::as_const(damping_));
+    a.C = rt::view(coefficients_);
+    k::run(a, options);
+  }
+
+  rt::Grid<uint16_t> column_;
+  rt::Grid<float> damping_;
+  rt::CoefficientTable<float> coefficients_;
+};
+
+class FdPropagator final : public Propagator {
+public:
+  FdPropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h, double dt)
+      : Propagator(velocity.shape()), courant2_(velocity.shape()), damping_(damping.clone()) {
+    courant2_.fillWith([&](int i, int j, int k) {
+      const double c = velocity(i, j, k) * dt / h;
+      return c * c;
+    });
+  }
+
+private:
+  void sweep(rt::Grid<float> &next, const rt::RunOptions &options) override {
+    namespace k = stencilc_kernels::acoustic8_sponge;
+    k::Args a;
+    a.extent = extentOf(next);
+    a.u_prev = rt::view(std::as_const(previous()));
+    a.u = rt::view(std::as_const(current()));
+    a.u_next = rt::view(next);
+    a.c2 = rt::view(std::as_const(courant2_));
+    a.damp = rt::view(std::as_const(damping_));
+    k::run(a, options);
+  }
+
+  rt::Grid<float> courant2_;
+  rt::Grid<float> damping_;
+};
+
+} // namespace
+
+std::unique_ptr<Propagator> Propagator::create(Operator op, const rt::Grid<float> &velocity,
+                                               const rt::Grid<float> &damping, double h, double dt,
+                                               const std::string &stencilDir) {
+  if (velocity.shape() != damping.shape())
+    throw std::invalid_argument("velocity and damping grids differ in shape");
+  if (velocity.halo() < stencilc_kernels::ete37_sponge::kRadius)
+    throw std::invalid_argument("the model's halo is smaller than the stencils' radius");
+  if (op == Operator::Ete37)
+    return std::make_unique<EtePropagator>(velocity, damping, h, dt, stencilDir);
+  return std::make_unique<FdPropagator>(velocity, damping, h, dt);
+}
+
+} // namespace wave

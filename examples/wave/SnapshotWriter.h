@@ -1,0 +1,67 @@
+//===- SnapshotWriter.h - Writes pictures on a thread of its own -----------===//
+//
+// Seed 004 (§IV) overlaps snapshot output with computation. Here the time
+// loop copies the slices it wants to keep (small next to a step) and hands
+// them to a writer thread, which encodes the PNG and .npy files while the
+// next steps compute. At most `maxPending` snapshots wait; a faster producer
+// waits for the writer rather than piling up memory.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/Png.h"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace wave {
+
+namespace rt = stencilc::rt;
+
+/// One picture to write: `<stem>.png` and `<stem>.npy`.
+struct Snapshot {
+  std::string stem;
+  rt::Image2D image;
+  double lo = 0, hi = 0; ///< colour range; a diverging image uses [-clip, clip]
+  rt::ColourMap map = rt::ColourMap::Diverging;
+  int scale = 1; ///< pixels per value along each axis
+};
+
+class SnapshotWriter {
+public:
+  explicit SnapshotWriter(int maxPending = 4);
+  /// Writes what is still queued, then stops the thread.
+  ~SnapshotWriter();
+  SnapshotWriter(const SnapshotWriter &) = delete;
+  SnapshotWriter &operator=(const SnapshotWriter &) = delete;
+
+  /// Queues a snapshot; blocks while `maxPending` are waiting. Rethrows the
+  /// first error the writer met (e.g. a directory that cannot be written).
+  void submit(Snapshot snapshot);
+  /// Waits until everything queued is written; rethrows the writer's error.
+  void drain();
+  /// Snapshots written so far.
+  int written() const;
+
+private:
+  void run();
+  void rethrowError();
+
+  const size_t maxPending_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Snapshot> queue_;
+  bool busy_ = false, stopping_ = false;
+  int written_ = 0;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
+/// Writes the image as PNG and its values as a 2D .npy file (rows, columns).
+void writeSnapshotFiles(const Snapshot &snapshot);
+
+} // namespace wave

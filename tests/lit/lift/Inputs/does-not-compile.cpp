@@ -1,0 +1,2 @@
+#pragma stencil heat
+float x = undeclared;

@@ -1,0 +1,6 @@
+float a[8][8], b[8][8];
+void f() {
+  for (int j = 1; j < 7; ++j)
+    for (int i = 1; i < 7; ++i)
+      a[j][i] = b[j][i + 1];
+}
