@@ -2,6 +2,7 @@
 #include "driver/Bench.h"
 
 #include "analysis/CostModel.h"
+#include "analysis/Roofline.h"
 #include "backends/cpu/CpuEmitter.h"
 #include "driver/FileOutput.h"
 #include "eval/ReferenceEvaluator.h"
@@ -161,7 +162,8 @@ std::map<std::string, double> readCheckOutputs(const ir::Stencil &s, eval::EvalD
 }
 
 struct VariantResult {
-  std::string name;
+  std::string variant; ///< naive, blocked, planes
+  std::string name;    ///< the variant, with "/in-place" where it ran in place
   bool inPlace = false;
   int blockY = 0, blockZ = 0;
   double seconds = 0;
@@ -239,7 +241,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     modes.push_back(false);
   if (o.inPlace != BenchOptions::InPlace::Off && allowsInPlace)
     modes.push_back(true);
-  double triad = 0;
+  double triad = 0, peakGflops = 0;
   std::vector<VariantResult> results;
   for (bool inPlace : modes) {
     std::string out = path(dir, inPlace ? "run-in-place.txt" : "run.txt");
@@ -262,21 +264,36 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
         double t = 0;
         words >> t;
         triad = std::max(triad, t);
+      } else if (kind == "peak_gflops") {
+        double p = 0;
+        words >> p;
+        peakGflops = std::max(peakGflops, p);
       } else if (kind == "variant") {
         VariantResult r;
         int ip = 0;
-        words >> r.name >> ip >> r.blockY >> r.blockZ >> r.seconds;
+        words >> r.variant >> ip >> r.blockY >> r.blockZ >> r.seconds;
         r.inPlace = ip != 0;
-        r.maxRelError = errors[r.name];
-        if (r.inPlace)
-          r.name += "/in-place";
+        r.maxRelError = errors[r.variant];
+        r.name = r.inPlace ? r.variant + "/in-place" : r.variant;
         results.push_back(r);
       }
     }
   }
   cleanUp();
 
-  // 4. Report.
+  // 4. Report. Each variant's roofline bound (BRIEF §4) takes both roofs from
+  // this run: the triad as the bandwidth and the FMA peak in the stencil's
+  // precision. Out of place, every output line is read before it is written
+  // (write-allocate); in place, the output's lines are those of the level it
+  // overwrites, already read, so no extra traffic (compiler/analysis/Roofline.h).
+  analysis::Machine measured;
+  measured.name = "this machine, measured in this run";
+  measured.bandwidthGBs = triad;
+  measured.peakGflopsFloat = measured.peakGflopsDouble = peakGflops;
+  auto boundOf = [&](const VariantResult &r) {
+    measured.writeAllocate = !r.inPlace;
+    return analysis::rooflineBound(compiled, r.variant, measured);
+  };
   const double points = double(nx) * ny * nz;
   const int flops = analysis::stencilFlops(compiled.linear);
   const int bytes = analysis::compulsoryBytes(s);
@@ -288,6 +305,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     llvm::json::Array variants;
     for (const VariantResult &r : results) {
       double gpts = points / r.seconds / 1e9;
+      analysis::RooflineBound bound = boundOf(r);
       variants.push_back(llvm::json::Object{
           {"name", r.name},
           {"in_place", r.inPlace},
@@ -298,6 +316,9 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
           {"gflops", gpts * flops},
           {"gbytes_per_s", gpts * bytes},
           {"fraction_of_stream", gpts * bytes / triad},
+          {"roofline_gpts_per_s", bound.gptsPerSecond},
+          {"roofline_limit", bound.limit},
+          {"fraction_of_roofline", gpts / bound.gptsPerSecond},
           {"max_rel_error", r.maxRelError},
       });
     }
@@ -310,26 +331,31 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
         {"flops_per_point", flops},
         {"bytes_per_point", bytes},
         {"stream_triad_gbytes_per_s", triad},
+        {"peak_gflops", peakGflops},
         {"variants", std::move(variants)},
     };
     llvm::outs() << fmt::format("{}\n", llvm::formatv("{0:2}", llvm::json::Value(std::move(report))).str());
   } else {
     llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps\n",
                                 s.name, ir::elemTypeName(s.elemType), nx, ny, nz, o.nd, o.repeats);
-    llvm::outs() << fmt::format("STREAM-like triad: {:.1f} GB/s; compulsory traffic {} B/point; "
-                                "{} flops/point\n",
-                                triad, bytes, flops);
-    llvm::outs() << fmt::format("{:<18} {:>10} {:>8} {:>8} {:>7} {:>9} {:>13}  {}\n", "variant",
-                                "s/step", "GPts/s", "GFLOP/s", "GB/s", "of triad", "max rel err",
-                                "tiles (y x z)");
+    llvm::outs() << fmt::format("STREAM-like triad: {:.1f} GB/s; peak FMA throughput {:.1f} "
+                                "GFLOP/s; compulsory traffic {} B/point; {} flops/point\n",
+                                triad, peakGflops, bytes, flops);
+    llvm::outs() << fmt::format("{:<18} {:>10} {:>8} {:>8} {:>7} {:>9} {:>16} {:>13}  {}\n",
+                                "variant", "s/step", "GPts/s", "GFLOP/s", "GB/s", "of triad",
+                                "of roofline", "max rel err", "tiles (y x z)");
     for (const VariantResult &r : results) {
       double gpts = points / r.seconds / 1e9;
       std::string tiles = r.blockY ? fmt::format("{} x {}", r.blockY, r.blockZ) : "default";
       if (r.name.rfind("naive", 0) == 0)
         tiles = "-";
-      llvm::outs() << fmt::format("{:<18} {:>10.5f} {:>8.3f} {:>8.2f} {:>7.2f} {:>9.3f} {:>13.2e}  {}\n",
-                                  r.name, r.seconds, gpts, gpts * flops, gpts * bytes,
-                                  gpts * bytes / triad, r.maxRelError, tiles);
+      analysis::RooflineBound bound = boundOf(r);
+      std::string ofRoofline =
+          fmt::format("{:.3f} ({})", gpts / bound.gptsPerSecond, bound.limit);
+      llvm::outs() << fmt::format(
+          "{:<18} {:>10.5f} {:>8.3f} {:>8.2f} {:>7.2f} {:>9.3f} {:>16} {:>13.2e}  {}\n", r.name,
+          r.seconds, gpts, gpts * flops, gpts * bytes, gpts * bytes / triad, ofRoofline,
+          r.maxRelError, tiles);
     }
   }
   if (!allCorrect) {

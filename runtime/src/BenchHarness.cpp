@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 #include <stencilc/KernelData.h>
 #include <stencilc/Npy.h>
+#include <stencilc/Peak.h>
 #include <stencilc/Stream.h>
 
 #include <algorithm>
@@ -148,6 +149,8 @@ template <typename Real> int run(int argc, char **argv) {
 
   std::fprintf(stderr, "bench: measuring triad bandwidth...\n");
   std::printf("triad %.6f\n", measureTriadBandwidth());
+  std::fprintf(stderr, "bench: measuring peak FMA throughput...\n");
+  std::printf("peak_gflops %.6f\n", measureFmaGflops<Real>());
   std::fflush(stdout);
 
   KernelData data(k, shape, nd, inPlace);
