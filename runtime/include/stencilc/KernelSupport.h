@@ -50,14 +50,13 @@ private:
   AlignedBuffer<T> storage_;
 };
 
-/// Points a kernel stages coefficients for at a time: one vector register.
-template <typename T>
-inline constexpr int kSimdLanes =
-#if defined(__AVX512F__)
-    64 / int(sizeof(T));
-#else
-    32 / int(sizeof(T));
-#endif
+/// Points a kernel stages coefficients for at a time: one 256-bit register,
+/// also on AVX-512 machines. GCC's tuning for the Intel AVX-512 cores
+/// (-march=native: skylake-avx512 to sapphirerapids) prefers 256-bit vectors,
+/// so the `omp simd` loops run 8 floats wide there; a 16-wide staging block
+/// had no vector transpose and cost a scalar copy per coefficient
+/// (docs/PERFORMANCE.md, "AVX-512 machines").
+template <typename T> inline constexpr int kSimdLanes = 32 / int(sizeof(T));
 
 /// Coefficients of `n` <= W consecutive points, transposed: out[r * W + l] =
 /// C[r][idx[l]] for the rows r in [rowBegin, rowEnd) (multiples of 4, within
@@ -72,7 +71,7 @@ inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBeg
   const T *col[W];
   for (int l = 0; l < W; ++l)
     col[l] = t.column(idx[l < n ? l : 0]);
-#if defined(__AVX2__) && !defined(__AVX512F__)
+#if defined(__AVX2__)
   if constexpr (std::is_same_v<T, float> && W == 8) {
     int r0 = rowBegin;
     for (; r0 + 8 <= rowEnd; r0 += 8) {
