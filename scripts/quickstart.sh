@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # quickstart.sh - Set up and build (scripts/setup.sh), then run stencilc on the
 # shipped examples: check every one of them, print the IR of ETE-37, generate
-# its CPU kernels and benchmark them (checked against the reference evaluator).
+# its CPU kernels and benchmark them (checked against the reference evaluator),
+# then run a short wave-propagation demo and say where its pictures are.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,3 +22,5 @@ echo "== stencilc gen dsl-examples/ete37.stencil --backend cpu -o build/quicksta
 echo "generated: $build/quickstart-kernels/ete37.h and ete37.cpp"
 echo "== stencilc bench dsl-examples/ete37.stencil --size 128 (every variant checked, then timed)"
 "$stencilc" bench dsl-examples/ete37.stencil --size 128 --repeats 3
+echo "== a short seismic forward-modelling run (scripts/wave-demo.sh, docs/SEISMIC.md)"
+STENCILC_BUILD_DIR=$build bash "$root/scripts/wave-demo.sh"
