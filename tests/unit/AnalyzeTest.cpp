@@ -93,7 +93,7 @@ TEST(AnalyzeTest, ExtraSweepsCostBytesNotFlops) {
 }
 
 TEST(AnalyzeTest, ShippedMachineFilesLoad) {
-  for (const char *name : {"zen3-2core", "a100", "h100", "h200"}) {
+  for (const char *name : {"xeon-avx512-2core", "a100", "h100", "h200"}) {
     auto m = analysis::loadMachine(name);
     ASSERT_TRUE(bool(m)) << name << ": " << llvm::toString(m.takeError());
     EXPECT_GT(m->bandwidthGBs, 0) << name;
