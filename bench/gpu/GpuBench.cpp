@@ -22,6 +22,7 @@
 #include "DeviceTriad.h"
 
 #include "analysis/CostModel.h"
+#include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
 #include "frontend/Frontend.h"
 #include "passes/Pipeline.h"
@@ -98,33 +99,6 @@ bool compile(const std::string &path, const rt::KernelInfo &info, Compiled &c) {
   return c.stencil != nullptr;
 }
 
-/// The oracle's inputs (double) converted into the kernel's host data.
-template <typename Real> void copyInputs(eval::EvalData &ref, rt::KernelData &data) {
-  const rt::KernelInfo &info = data.info();
-  for (std::size_t f = 0; f < info.fields.size(); ++f) {
-    if (ref.roles[f] == ir::FieldRole::Output)
-      continue;
-    std::visit(
-        [&](auto &grid) {
-          using T = typename std::decay_t<decltype(grid)>::value_type;
-          if (ref.roles[f] == ir::FieldRole::Index)
-            ref.indexGrids[f]->forEachPointWithHalo(
-                [&](int i, int j, int k) { grid(i, j, k) = T((*ref.indexGrids[f])(i, j, k)); });
-          else
-            ref.grids[f]->forEachPointWithHalo(
-                [&](int i, int j, int k) { grid(i, j, k) = T((*ref.grids[f])(i, j, k)); });
-        },
-        data.field(int(f)));
-  }
-  for (std::size_t t = 0; t < info.tables.size(); ++t) {
-    auto &dst = data.table<Real>(int(t));
-    for (int r = 0; r < dst.rows(); ++r)
-      for (int col = 0; col < dst.cols(); ++col)
-        dst(r, col) = Real((*ref.tables[t])(r, col));
-  }
-  data.scalars() = ref.scalars;
-}
-
 /// Normwise relative error of each variant's outputs after one step (infinite with a NaN).
 template <typename Real>
 std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil &stencil) {
@@ -137,7 +111,7 @@ std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil 
     if (g)
       shape.halo = g->halo();
   rt::KernelData data(info, shape, sizes.tableColumns, /*inPlace=*/false);
-  copyInputs<Real>(ref, data);
+  eval::copyInputs<Real>(ref, data);
   cuda::DeviceKernelData device(data);
   std::vector<double> errors;
   for (kernel::Variant v : kernel::kVariants) {

@@ -8,6 +8,7 @@
 // NaN in the interior and nothing written into the halo.
 //
 //===----------------------------------------------------------------------===//
+#include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
 #include "frontend/Frontend.h"
 
@@ -45,69 +46,14 @@ std::vector<Case> allCases() {
   return cases;
 }
 
-/// The stencil a kernel was generated from, with the kernel's element type.
+using eval::copyInputs;
+using eval::rotateReference;
+using eval::zeroHalo;
+
+/// The example a kernel was generated from, in the kernel's element type.
 ir::Stencil loadStencil(const rt::KernelInfo &k) {
-  std::string path = std::string(STENCILC_SOURCE_DIR) + "/dsl-examples/" + k.stencil + ".stencil";
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    throw std::runtime_error("cannot read " + path);
-  auto module = parseModuleFromString((*buffer)->getBuffer(), path, llvm::errs());
-  if (!module || module->stencils.size() != 1)
-    throw std::runtime_error("cannot compile " + path);
-  ir::Stencil s = std::move(module->stencils[0]);
-  s.elemType = std::string(k.elemType) == "float" ? ir::ElemType::Float : ir::ElemType::Double;
-  return s;
-}
-
-/// Copies the oracle's (double) data into the kernel's storage, converting types.
-template <typename Real> void copyInputs(eval::EvalData &ref, rt::KernelData &data) {
-  const rt::KernelInfo &info = data.info();
-  for (size_t f = 0; f < info.fields.size(); ++f) {
-    if (ref.roles[f] == ir::FieldRole::Output)
-      continue; // written by the kernel; in place it shares its storage with an input
-    std::visit(
-        [&](auto &grid) {
-          using T = typename std::decay_t<decltype(grid)>::value_type;
-          if (ref.roles[f] == ir::FieldRole::Index)
-            ref.indexGrids[f]->forEachPointWithHalo(
-                [&](int i, int j, int k) { grid(i, j, k) = T((*ref.indexGrids[f])(i, j, k)); });
-          else
-            ref.grids[f]->forEachPointWithHalo(
-                [&](int i, int j, int k) { grid(i, j, k) = T((*ref.grids[f])(i, j, k)); });
-        },
-        data.field(int(f)));
-  }
-  for (size_t t = 0; t < info.tables.size(); ++t) {
-    auto &dst = data.table<Real>(int(t));
-    for (int r = 0; r < dst.rows(); ++r)
-      for (int c = 0; c < dst.cols(); ++c)
-        dst(r, c) = Real((*ref.tables[t])(r, c));
-  }
-  data.scalars() = ref.scalars;
-}
-
-/// The reference's levels move on exactly like the kernel's (never in place).
-void rotateReference(const rt::KernelInfo &info, eval::EvalData &ref) {
-  for (size_t o = 0; o < info.fields.size(); ++o) {
-    const rt::KernelFieldInfo &out = info.fields[o];
-    if (out.advances < 0)
-      continue;
-    auto &O = ref.grids[o], &F = ref.grids[out.advances];
-    if (out.overwrites < 0) {
-      std::swap(O, F);
-      continue;
-    }
-    auto &G = ref.grids[out.overwrites];
-    std::swap(G, F); // G = old F, F = old G
-    std::swap(F, O); // F = old O, O = old G
-  }
-}
-
-template <typename T> void zeroHalo(rt::Grid<T> &g, const rt::GridShape &interior) {
-  g.forEachPointWithHalo([&](int i, int j, int k) {
-    if (i < 0 || i >= interior.nx || j < 0 || j >= interior.ny || k < 0 || k >= interior.nz)
-      g(i, j, k) = T(0);
-  });
+  return eval::loadStencilOfKernel(
+      std::string(STENCILC_SOURCE_DIR) + "/dsl-examples/" + k.stencil + ".stencil", k);
 }
 
 template <typename Real>
