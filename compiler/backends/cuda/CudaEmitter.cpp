@@ -209,8 +209,10 @@ private:
     for (const auto &[row, space] : rowSpace) {
       RowPlacement place{space, -1};
       // Slots: a table's Shared rows first, then its Auto rows, each in row order.
+      // The table is copied out: clang before 16 cannot capture a structured binding.
+      const int table = row.first;
       auto rowsOf = [&](const std::map<int, std::vector<int>> &rows) {
-        auto it = rows.find(row.first);
+        auto it = rows.find(table);
         return it == rows.end() ? std::vector<int>{} : it->second;
       };
       std::vector<int> shared = rowsOf(plan.sharedRows), autos = rowsOf(plan.autoRows);
