@@ -11,6 +11,7 @@
 #include "backends/cpu/CpuEmitter.h"
 
 #include "backends/CExpr.h"
+#include "backends/KernelAbi.h"
 #include "backends/KernelNames.h"
 #include "ir/Printer.h"
 #include "support/Template.h"
@@ -92,7 +93,7 @@ public:
       const ir::Field &field = s_.fields[f];
       bool writable = outputs.count(f) != 0;
       out += fmt::format("  {}{} *{} = args.{}.row(y, z);\n", writable ? "" : "const ",
-                         cType(field), names_.field(f), names_.field(f));
+                         fieldElementType(field), names_.field(f), names_.field(f));
     }
     for (int f : lines_)
       out += fmt::format("  const std::ptrdiff_t {} = args.{}.line;\n", names_.line(f),
@@ -127,16 +128,6 @@ public:
   }
   void addField(int f) { fields_.insert(f); }
 
-  std::string cType(const ir::Field &f) const {
-    if (f.role != FieldRole::Index)
-      return "Real";
-    switch (f.indexType) {
-    case ir::IndexType::UInt8: return "std::uint8_t";
-    case ir::IndexType::UInt16: return "std::uint16_t";
-    case ir::IndexType::Int32: return "std::int32_t";
-    }
-    return "?";
-  }
 
 private:
   const ir::Stencil &s_;
@@ -172,12 +163,12 @@ public:
     source["CHECK_2D"] = s_.dims == 2 ? " || a.extent.nz != 1" : "";
     source["CHECK_ARGS"] = checkArgs();
     source["RUN_BODY"] = runBody();
-    source["ROTATE_BODY"] = rotateBody();
-    source["ERASED_ARGS"] = erasedArgs();
+    source["ROTATE_BODY"] = rotateBody(s_, names_);
+    source["ERASED_ARGS"] = erasedArgsBody(s_, names_, kernel_);
     source["SWEEP_COUNT"] = std::to_string(decomposition_.sweeps.size());
-    source["FIELD_INFO"] = fieldInfo();
-    source["TABLE_INFO"] = tableInfo();
-    source["SCALAR_INFO"] = scalarInfo();
+    source["FIELD_INFO"] = fieldInfoList(s_, 5);
+    source["TABLE_INFO"] = tableInfoList(s_);
+    source["SCALAR_INFO"] = scalarInfoList(s_);
     return {{kernel_ + ".h", renderTemplate(embeddedTemplate("cpu/kernel.h.tmpl"), header)},
             {kernel_ + ".cpp", renderTemplate(embeddedTemplate("cpu/kernel.cpp.tmpl"), source)}};
   }
@@ -224,12 +215,11 @@ private:
 
   std::string argMembers() const {
     std::string out;
-    BodyUses types(s_, names_);
     for (size_t f = 0; f < s_.fields.size(); ++f) {
       const ir::Field &field = s_.fields[f];
       bool writable = field.role == FieldRole::Output;
       out += fmt::format("  rt::FieldView<{}{}> {}; ///< {}\n", writable ? "" : "const ",
-                         types.cType(field), names_.field(int(f)), fieldComment(field));
+                         fieldElementType(field), names_.field(int(f)), fieldComment(field));
     }
     for (size_t t = 0; t < s_.tables.size(); ++t) {
       const ir::Table &table = s_.tables[t];
@@ -762,84 +752,6 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
     }
     out += "  }\n";
     out += fmt::format("  throw rt::KernelError(\"{}: unknown variant\");\n", kernel_);
-    return out;
-  }
-
-  std::string rotateBody() const {
-    std::string out;
-    for (size_t o = 0; o < s_.fields.size(); ++o) {
-      const ir::Field &f = s_.fields[o];
-      if (f.advances < 0)
-        continue;
-      std::string O = names_.field(int(o)), F = names_.field(f.advances);
-      if (f.overwrites < 0) {
-        out += fmt::format("  {{ // {0} <- {1}, and {1} reuses {0}'s old storage\n"
-                           "    const rt::FieldView<const Real> freed = a.{0};\n"
-                           "    a.{0} = rt::readOnlyView(a.{1});\n"
-                           "    a.{1} = rt::writableView(freed);\n  }}\n",
-                           F, O);
-        continue;
-      }
-      std::string G = names_.field(f.overwrites);
-      out += fmt::format(
-          "  {{ // {0} <- {1} <- {2}\n"
-          "    const bool inPlace = static_cast<const void *>(a.{2}.origin) == a.{0}.origin;\n"
-          "    const rt::FieldView<const Real> oldest = a.{0};\n"
-          "    a.{0} = a.{1};\n"
-          "    a.{1} = rt::readOnlyView(a.{2});\n"
-          "    a.{2} = rt::writableView(inPlace ? a.{0} : oldest);\n  }}\n",
-          G, F, O);
-    }
-    return out.empty() ? "  (void)a; // no output advances a time level\n" : out;
-  }
-
-  std::string erasedArgs() const {
-    std::string out = fmt::format(
-        "  if (e.fields.size() != {} || e.tables.size() != {} || e.scalars.size() != {})\n"
-        "    throw rt::KernelError(\"{}: wrong number of erased arguments\");\n",
-        s_.fields.size(), s_.tables.size(), s_.scalars.size(), kernel_);
-    BodyUses types(s_, names_);
-    for (size_t f = 0; f < s_.fields.size(); ++f) {
-      const ir::Field &field = s_.fields[f];
-      bool writable = field.role == FieldRole::Output;
-      std::string type = (writable ? "" : "const ") + types.cType(field);
-      out +=
-          fmt::format("  a.{0} = {{static_cast<{1} *>(e.fields[{2}].origin), e.fields[{2}].line, "
-                      "e.fields[{2}].plane}};\n",
-                      names_.field(int(f)), type, f);
-    }
-    for (size_t t = 0; t < s_.tables.size(); ++t)
-      out += fmt::format("  a.{0} = {{static_cast<const Real *>(e.tables[{1}].data), "
-                         "e.tables[{1}].rowStride,\n           e.tables[{1}].colStride, "
-                         "e.tables[{1}].rows, e.tables[{1}].cols}};\n",
-                         names_.table(int(t)), t);
-    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
-      out += fmt::format("  a.{} = Real(e.scalars[{}]);\n", names_.scalar(int(sc)), sc);
-    return out;
-  }
-
-  std::string fieldInfo() const {
-    std::string out;
-    for (const ir::Field &f : s_.fields) {
-      std::string type = f.role == FieldRole::Index ? ir::indexTypeName(f.indexType)
-                                                    : ir::elemTypeName(s_.elemType);
-      out += fmt::format("{}{{\"{}\", \"{}\", \"{}\", {}, {}}}", out.empty() ? "" : ",\n     ",
-                         f.name, ir::fieldRoleName(f.role), type, f.overwrites, f.advances);
-    }
-    return out;
-  }
-
-  std::string tableInfo() const {
-    std::string out;
-    for (const ir::Table &t : s_.tables)
-      out += fmt::format("{}{{\"{}\", {}}}", out.empty() ? "" : ", ", t.name, t.rows);
-    return out;
-  }
-
-  std::string scalarInfo() const {
-    std::string out;
-    for (const ir::Scalar &sc : s_.scalars)
-      out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", sc.name);
     return out;
   }
 

@@ -22,6 +22,7 @@
 #include "backends/cuda/CudaEmitter.h"
 
 #include "backends/CExpr.h"
+#include "backends/KernelAbi.h"
 #include "backends/KernelNames.h"
 #include "backends/cuda/DeviceBody.h"
 #include "ir/Printer.h"
@@ -132,12 +133,12 @@ public:
     source["CHECK_2D"] = s_.dims == 2 ? " || a.extent.nz != 1" : "";
     source["CHECK_ARGS"] = checkArgs();
     source["RUN_BODY"] = runBody();
-    source["ROTATE_BODY"] = rotateBody();
-    source["ERASED_ARGS"] = erasedArgs();
+    source["ROTATE_BODY"] = rotateBody(s_, names_);
+    source["ERASED_ARGS"] = erasedArgsBody(s_, names_, kernel_);
     source["SWEEP_COUNT"] = std::to_string(decomposition_.sweeps.size());
-    source["FIELD_INFO"] = fieldInfo();
-    source["TABLE_INFO"] = tableInfo();
-    source["SCALAR_INFO"] = scalarInfo();
+    source["FIELD_INFO"] = fieldInfoList(s_, 7);
+    source["TABLE_INFO"] = tableInfoList(s_);
+    source["SCALAR_INFO"] = scalarInfoList(s_);
     return {
         {kernel_ + "_cuda.h", renderTemplate(embeddedTemplate("cuda/kernel_cuda.h.tmpl"), header)},
         {kernel_ + ".cu", renderTemplate(embeddedTemplate("cuda/kernel.cu.tmpl"), source)}};
@@ -300,16 +301,6 @@ private:
     return plan.accumulates() ? plan.planeOffsets.back() - plan.planeOffsets.front() + 1 : 0;
   }
 
-  std::string elementType(const ir::Field &f) const {
-    if (f.role != FieldRole::Index)
-      return "Real";
-    switch (f.indexType) {
-    case ir::IndexType::UInt8: return "std::uint8_t";
-    case ir::IndexType::UInt16: return "std::uint16_t";
-    case ir::IndexType::Int32: return "std::int32_t";
-    }
-    return "?";
-  }
 
   std::string fieldComment(const ir::Field &f) const {
     std::string c = ir::fieldRoleName(f.role);
@@ -328,7 +319,7 @@ private:
       const ir::Field &field = s_.fields[f];
       bool writable = field.role == FieldRole::Output;
       out += fmt::format("  rt::FieldView<{}{}> {}; ///< {}\n", writable ? "" : "const ",
-                         elementType(field), names_.field(int(f)), fieldComment(field));
+                         fieldElementType(field), names_.field(int(f)), fieldComment(field));
     }
     for (size_t t = 0; t < s_.tables.size(); ++t) {
       const ir::Table &table = s_.tables[t];
@@ -786,83 +777,6 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     std::string out;
     for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
       out += fmt::format("  launchSweep{}(a, l);\n", sweep);
-    return out;
-  }
-
-  std::string rotateBody() const {
-    std::string out;
-    for (size_t o = 0; o < s_.fields.size(); ++o) {
-      const ir::Field &f = s_.fields[o];
-      if (f.advances < 0)
-        continue;
-      std::string O = names_.field(int(o)), F = names_.field(f.advances);
-      if (f.overwrites < 0) {
-        out += fmt::format("  {{ // {0} <- {1}, and {1} reuses {0}'s old storage\n"
-                           "    const rt::FieldView<const Real> freed = a.{0};\n"
-                           "    a.{0} = rt::readOnlyView(a.{1});\n"
-                           "    a.{1} = rt::writableView(freed);\n  }}\n",
-                           F, O);
-        continue;
-      }
-      std::string G = names_.field(f.overwrites);
-      out += fmt::format(
-          "  {{ // {0} <- {1} <- {2}\n"
-          "    const bool inPlace = static_cast<const void *>(a.{2}.origin) == a.{0}.origin;\n"
-          "    const rt::FieldView<const Real> oldest = a.{0};\n"
-          "    a.{0} = a.{1};\n"
-          "    a.{1} = rt::readOnlyView(a.{2});\n"
-          "    a.{2} = rt::writableView(inPlace ? a.{0} : oldest);\n  }}\n",
-          G, F, O);
-    }
-    return out.empty() ? "  (void)a; // no output advances a time level\n" : out;
-  }
-
-  std::string erasedArgs() const {
-    std::string out = fmt::format(
-        "  if (e.fields.size() != {} || e.tables.size() != {} || e.scalars.size() != {})\n"
-        "    throw rt::KernelError(\"{}: wrong number of erased arguments\");\n",
-        s_.fields.size(), s_.tables.size(), s_.scalars.size(), kernel_);
-    for (size_t f = 0; f < s_.fields.size(); ++f) {
-      const ir::Field &field = s_.fields[f];
-      bool writable = field.role == FieldRole::Output;
-      std::string type = (writable ? "" : "const ") + elementType(field);
-      out +=
-          fmt::format("  a.{0} = {{static_cast<{1} *>(e.fields[{2}].origin), e.fields[{2}].line, "
-                      "e.fields[{2}].plane}};\n",
-                      names_.field(int(f)), type, f);
-    }
-    for (size_t t = 0; t < s_.tables.size(); ++t)
-      out += fmt::format("  a.{0} = {{static_cast<const Real *>(e.tables[{1}].data), "
-                         "e.tables[{1}].rowStride,\n           e.tables[{1}].colStride, "
-                         "e.tables[{1}].rows, e.tables[{1}].cols}};\n",
-                         names_.table(int(t)), t);
-    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
-      out += fmt::format("  a.{} = Real(e.scalars[{}]);\n", names_.scalar(int(sc)), sc);
-    return out;
-  }
-
-  std::string fieldInfo() const {
-    std::string out;
-    for (const ir::Field &f : s_.fields) {
-      std::string type = f.role == FieldRole::Index ? ir::indexTypeName(f.indexType)
-                                                    : ir::elemTypeName(s_.elemType);
-      out += fmt::format("{}{{\"{}\", \"{}\", \"{}\", {}, {}}}", out.empty() ? "" : ",\n       ",
-                         f.name, ir::fieldRoleName(f.role), type, f.overwrites, f.advances);
-    }
-    return out;
-  }
-
-  std::string tableInfo() const {
-    std::string out;
-    for (const ir::Table &t : s_.tables)
-      out += fmt::format("{}{{\"{}\", {}}}", out.empty() ? "" : ", ", t.name, t.rows);
-    return out;
-  }
-
-  std::string scalarInfo() const {
-    std::string out;
-    for (const ir::Scalar &sc : s_.scalars)
-      out += fmt::format("{}\"{}\"", out.empty() ? "" : ", ", sc.name);
     return out;
   }
 

@@ -1,6 +1,8 @@
 //===- DeviceBody.cpp -----------------------------------------------------===//
 #include "backends/cuda/DeviceBody.h"
 
+#include "backends/KernelAbi.h"
+
 #include "ir/Printer.h"
 
 #include <fmt/format.h>
@@ -37,18 +39,6 @@ std::string indexValueName(const KernelNames &names, int field) {
   return names.field(field) + "_value";
 }
 } // namespace
-
-std::string PointScope::elementType(int field) const {
-  const ir::Field &f = s_.fields[field];
-  if (f.role != FieldRole::Index)
-    return "Real";
-  switch (f.indexType) {
-  case ir::IndexType::UInt8: return "std::uint8_t";
-  case ir::IndexType::UInt16: return "std::uint16_t";
-  case ir::IndexType::Int32: return "std::int32_t";
-  }
-  return "?";
-}
 
 std::string PointScope::read(int field, const Offset &offset) {
   if (s_.fields[field].role == FieldRole::Time && style_.onChip)
@@ -115,7 +105,7 @@ std::string PointScope::prologue(const std::string &x, const std::string &y, con
                        pointerName(names_, f), names_.field(f), names_.field(f), x, y, z);
   for (int f : fields_)
     out += fmt::format("{}const {} *{}const {} = args.{}.origin + at(args.{}, {}, {}, {});\n",
-                       indent, elementType(f), restrict, pointerName(names_, f), names_.field(f),
+                       indent, fieldElementType(s_.fields[f]), restrict, pointerName(names_, f), names_.field(f),
                        names_.field(f), x, y, z);
   for (int f : lines_)
     out += fmt::format("{}const std::ptrdiff_t {} = args.{}.line;\n", indent, names_.line(f),

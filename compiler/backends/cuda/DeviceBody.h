@@ -64,8 +64,6 @@ private:
   std::string tableRead(int table, int row, int indexField);
   /// The element of `field` at `offset` through its pointer at the point.
   std::string pointerRead(int field, const ir::Offset &offset) const;
-  std::string elementType(int field) const;
-
   const ir::Stencil &s_;
   const KernelNames &names_;
   ReadStyle style_;
