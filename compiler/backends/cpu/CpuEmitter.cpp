@@ -128,7 +128,6 @@ public:
   }
   void addField(int f) { fields_.insert(f); }
 
-
 private:
   const ir::Stencil &s_;
   const KernelNames &names_;

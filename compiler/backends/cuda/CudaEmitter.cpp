@@ -301,7 +301,6 @@ private:
     return plan.accumulates() ? plan.planeOffsets.back() - plan.planeOffsets.front() + 1 : 0;
   }
 
-
   std::string fieldComment(const ir::Field &f) const {
     std::string c = ir::fieldRoleName(f.role);
     if (f.role == FieldRole::Index)

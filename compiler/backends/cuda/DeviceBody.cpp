@@ -38,6 +38,7 @@ std::string pointerName(const KernelNames &names, int field) { return names.fiel
 std::string indexValueName(const KernelNames &names, int field) {
   return names.field(field) + "_value";
 }
+
 } // namespace
 
 std::string PointScope::read(int field, const Offset &offset) {
@@ -105,8 +106,8 @@ std::string PointScope::prologue(const std::string &x, const std::string &y, con
                        pointerName(names_, f), names_.field(f), names_.field(f), x, y, z);
   for (int f : fields_)
     out += fmt::format("{}const {} *{}const {} = args.{}.origin + at(args.{}, {}, {}, {});\n",
-                       indent, fieldElementType(s_.fields[f]), restrict, pointerName(names_, f), names_.field(f),
-                       names_.field(f), x, y, z);
+                       indent, fieldElementType(s_.fields[f]), restrict, pointerName(names_, f),
+                       names_.field(f), names_.field(f), x, y, z);
   for (int f : lines_)
     out += fmt::format("{}const std::ptrdiff_t {} = args.{}.line;\n", indent, names_.line(f),
                        names_.field(f));
