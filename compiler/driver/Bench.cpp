@@ -86,9 +86,10 @@ RuntimeFiles findRuntime() {
 /// Writes `src` with its halo as one halo-free box of type T (the harness reads it back).
 template <typename T, typename S> void writeBox(const rt::Grid<S> &src, const std::string &file) {
   const int h = src.halo(), hz = src.haloZ();
-  rt::Grid<T> box(rt::GridShape{src.dims(), src.nx() + 2 * h, src.ny() + 2 * h,
-                                src.nz() + 2 * hz, 0});
-  src.forEachPointWithHalo([&](int i, int j, int k) { box(i + h, j + h, k + hz) = T(src(i, j, k)); });
+  rt::Grid<T> box(
+      rt::GridShape{src.dims(), src.nx() + 2 * h, src.ny() + 2 * h, src.nz() + 2 * hz, 0});
+  src.forEachPointWithHalo(
+      [&](int i, int j, int k) { box(i + h, j + h, k + hz) = T(src(i, j, k)); });
   rt::writeNpy(box, file);
 }
 
@@ -100,9 +101,8 @@ void writeCheckInputs(const ir::Stencil &s, eval::EvalData &ref, const eval::Eva
   for (auto &g : ref.grids)
     if (g)
       halo = g->halo();
-  std::ofstream(path(dir, "shape.txt"))
-      << sizes.nx << " " << sizes.ny << " " << sizes.nz << " " << halo << " " << sizes.tableColumns
-      << "\n";
+  std::ofstream(path(dir, "shape.txt")) << sizes.nx << " " << sizes.ny << " " << sizes.nz << " "
+                                        << halo << " " << sizes.tableColumns << "\n";
   for (size_t f = 0; f < s.fields.size(); ++f) {
     const ir::Field &field = s.fields[f];
     std::string file = path(dir, "in_" + std::to_string(f) + ".npy");
@@ -197,6 +197,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   // 1. Generate and compile.
   backend::CpuEmitOptions emit;
   emit.sourcePath = llvm::sys::path::filename(o.sourcePath).str();
+  emit.zPlanes = o.zPlanes;
   auto files = backend::emitCpuKernel(compiled, emit);
   if (!writeFilesAtomically(dir, files)) {
     cleanUp();
@@ -216,8 +217,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   }
 
   // 2. Check every variant against the reference evaluator on a small odd grid.
-  eval::EvalSizes sizes{s.dims == 3 ? 37 : 67, s.dims == 3 ? 21 : 45, s.dims == 3 ? 13 : 1, 23,
-                        -1};
+  eval::EvalSizes sizes{s.dims == 3 ? 37 : 67, s.dims == 3 ? 21 : 45, s.dims == 3 ? 13 : 1, 23, -1};
   progress(fmt::format("checking every variant against the reference evaluator on {}x{}x{}",
                        sizes.nx, sizes.ny, sizes.nz));
   eval::EvalData ref = eval::makeRandomEvalData(s, sizes, 4242);
@@ -230,7 +230,8 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     cleanUp();
     return 1;
   }
-  auto errors = isFloat ? readCheckOutputs<float>(s, ref, dir) : readCheckOutputs<double>(s, ref, dir);
+  auto errors =
+      isFloat ? readCheckOutputs<float>(s, ref, dir) : readCheckOutputs<double>(s, ref, dir);
 
   // 3. Time every variant, out of place and, where the stencil allows it, in place.
   bool allowsInPlace = false;
@@ -334,10 +335,11 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
         {"peak_gflops", peakGflops},
         {"variants", std::move(variants)},
     };
-    llvm::outs() << fmt::format("{}\n", llvm::formatv("{0:2}", llvm::json::Value(std::move(report))).str());
+    llvm::outs() << fmt::format("{}\n",
+                                llvm::formatv("{0:2}", llvm::json::Value(std::move(report))).str());
   } else {
-    llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps\n",
-                                s.name, ir::elemTypeName(s.elemType), nx, ny, nz, o.nd, o.repeats);
+    llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps\n", s.name,
+                                ir::elemTypeName(s.elemType), nx, ny, nz, o.nd, o.repeats);
     llvm::outs() << fmt::format("STREAM-like triad: {:.1f} GB/s; peak FMA throughput {:.1f} "
                                 "GFLOP/s; compulsory traffic {} B/point; {} flops/point\n",
                                 triad, peakGflops, bytes, flops);
@@ -350,8 +352,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
       if (r.name.rfind("naive", 0) == 0)
         tiles = "-";
       analysis::RooflineBound bound = boundOf(r);
-      std::string ofRoofline =
-          fmt::format("{:.3f} ({})", gpts / bound.gptsPerSecond, bound.limit);
+      std::string ofRoofline = fmt::format("{:.3f} ({})", gpts / bound.gptsPerSecond, bound.limit);
       llvm::outs() << fmt::format(
           "{:<18} {:>10.5f} {:>8.3f} {:>8.2f} {:>7.2f} {:>9.3f} {:>16} {:>13.2e}  {}\n", r.name,
           r.seconds, gpts, gpts * flops, gpts * bytes, gpts * bytes / triad, ofRoofline,

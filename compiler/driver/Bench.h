@@ -8,13 +8,14 @@
 namespace stencilc {
 
 struct BenchOptions {
-  std::string sourcePath;  ///< the .stencil file, for messages and generated comments
+  std::string sourcePath;     ///< the .stencil file, for messages and generated comments
   int nx = 0, ny = 0, nz = 0; ///< 0: the default size (256^3, or 8192^2 in 2D)
-  int nd = 902;            ///< distinct index values (the papers' velocity count)
-  int repeats = 5;         ///< timed steps per variant; the median is reported
-  bool search = false;     ///< search tile sizes for blocked and planes
+  int nd = 902;               ///< distinct index values (the papers' velocity count)
+  int repeats = 5;            ///< timed steps per variant; the median is reported
+  bool search = false;        ///< search tile sizes for blocked and planes
   bool json = false;
-  bool keep = false;       ///< keep the temporary directory (its path goes to stderr)
+  bool keep = false; ///< keep the temporary directory (its path goes to stderr)
+  int zPlanes = 0;   ///< CpuEmitOptions::zPlanes; 0 chooses per stencil
   enum class InPlace { Auto, On, Off } inPlace = InPlace::Auto;
 };
 

@@ -98,14 +98,22 @@ llvm::cl::opt<Backend> backendOption(
                                 "CUDA kernels and host launchers (<kernel>.cu, <kernel>_cuda.h)")),
     llvm::cl::init(Backend::Cpu), llvm::cl::sub(genCommand));
 
+llvm::cl::opt<int>
+    zPlanes("z-planes",
+            llvm::cl::desc("Output planes the CPU naive and blocked variants compute per x loop "
+                           "(3D; default: chosen per stencil)"),
+            llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::sub(genCommand),
+            llvm::cl::sub(benchCommand));
+
 llvm::cl::opt<std::string> outputDir("o", llvm::cl::desc("Directory for the generated files"),
                                      llvm::cl::value_desc("dir"), llvm::cl::Required,
                                      llvm::cl::sub(genCommand));
 
-llvm::cl::opt<std::string> kernelName(
-    "name", llvm::cl::desc("Kernel name (namespace and file stem); default: the stencil's name. "
-                           "Only for files with one stencil"),
-    llvm::cl::value_desc("name"), llvm::cl::sub(genCommand));
+llvm::cl::opt<std::string>
+    kernelName("name",
+               llvm::cl::desc("Kernel name (namespace and file stem); default: the stencil's name. "
+                              "Only for files with one stencil"),
+               llvm::cl::value_desc("name"), llvm::cl::sub(genCommand));
 
 llvm::cl::opt<bool> resourceUsage(
     "resource-usage",
@@ -277,6 +285,7 @@ int runGen() {
         backend::CpuEmitOptions options;
         options.kernelName = kernelName;
         options.sourcePath = llvm::sys::path::filename(path).str();
+        options.zPlanes = zPlanes;
         generated = backend::emitCpuKernel(c, options);
       }
       for (backend::GeneratedFile &f : generated)
@@ -328,6 +337,7 @@ int runBenchCommand() {
   o.search = benchSearch;
   o.json = benchJson;
   o.keep = benchKeep;
+  o.zPlanes = zPlanes;
   o.inPlace = benchInPlace;
   if (o.nd < 1 || o.repeats < 1) {
     llvm::WithColor::error(llvm::errs(), "stencilc") << "--nd and --repeats must be positive\n";

@@ -39,13 +39,27 @@ struct RowItem {
   bool pointwise = false;  ///< add the update's pointwise part
 };
 
+/// Rows of a table's staging buffer per output plane: rt::loadColumns writes
+/// whole blocks of 4 or 8 rows.
+int stagedRows(const ir::Table &table) { return (table.rows + 7) / 8 * 8; }
+
 /// Records which fields, tables and scalars a body uses, so that its prologue
 /// declares exactly those.
 class BodyUses {
 public:
   BodyUses(const ir::Stencil &s, const KernelNames &names) : s_(s), names_(names) {}
 
-  std::string access(int field, const Offset &o) {
+  /// Subsequent reads are for output plane z + k of a body that computes
+  /// several planes: offsets stay relative to the row pointers at (y, z), so
+  /// a point two outputs share is the same expression, loaded once.
+  void setPlaneShift(int k) {
+    shift_ = k;
+    planeCount_ = std::max(planeCount_, k + 1);
+  }
+  int planeCount() const { return planeCount_; }
+
+  std::string access(int field, Offset o) {
+    o[2] += shift_;
     fields_.insert(field);
     std::string address = "x";
     if (o[0])
@@ -80,8 +94,12 @@ public:
       it->second.first = std::min(it->second.first, row);
       it->second.second = std::max(it->second.second, row);
       fields_.insert(index);
-      // Staged coefficients: row r of lane l (see rowFunction).
-      return fmt::format("{}[{} * kW + l]", names_.tableColumn(table, index), row);
+      if (shift_)
+        planes_.insert(index); // staged from the index row shift_ planes up
+      // Staged coefficients: row r of lane l, after the rows of the planes below
+      // (see rowFunction).
+      return fmt::format("{}[{} * kW + l]", names_.tableColumn(table, index),
+                         shift_ * stagedRows(s_.tables[table]) + row);
     };
     return n;
   }
@@ -135,6 +153,7 @@ private:
   std::set<std::pair<int, int>> columns_;
   std::vector<std::string> invariants_;     ///< products of scalar factors, computed once per row
   std::map<int, std::pair<int, int>> rows_; ///< table -> lowest and highest row read
+  int shift_ = 0, planeCount_ = 1;
 };
 
 class CpuEmitter {
@@ -142,6 +161,9 @@ public:
   CpuEmitter(const CompiledStencil &c, const CpuEmitOptions &options)
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), names_(s_),
         kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
+        zPlanes_(s_.dims != 3          ? 1
+                 : options.zPlanes > 0 ? options.zPlanes
+                                       : defaultZPlanes()),
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {}
 
   std::vector<GeneratedFile> emit() {
@@ -348,7 +370,8 @@ private:
   /// Statements `target op= <groups>` for one update, one line per group with
   /// the group in DSL syntax as a comment.
   std::string sumStatements(BodyUses &uses, const RowItem &item, std::optional<int> dz,
-                            const std::string &target, bool assignFirst) const {
+                            const std::string &target, bool assignFirst,
+                            bool comments = true) const {
     const LinearForm &form = linear_.updates[item.update];
     std::string out;
     bool first = assignFirst;
@@ -361,7 +384,8 @@ private:
       if (present.empty())
         continue;
       for (int g : present)
-        out += fmt::format("    // g{}: {}\n", g, ir::groupToString(s_, form, form.groups[g]));
+        if (comments)
+          out += fmt::format("    // g{}: {}\n", g, ir::groupToString(s_, form, form.groups[g]));
       std::string expr;
       if (present.size() == 1) {
         expr = groupExpr(uses, form, form.groups[present[0]], dz);
@@ -385,7 +409,7 @@ private:
       first = false;
     }
     if (item.pointwise && form.pointwise) {
-      out += fmt::format("    // pointwise part\n    {} {} {};\n", target,
+      out += fmt::format("{}    {} {} {};\n", comments ? "    // pointwise part\n" : "", target,
                          first ? "=" : "+=", printCExpr(*form.pointwise, uses.exprNames()));
       first = false;
     }
@@ -394,7 +418,8 @@ private:
     return out;
   }
 
-  /// A function over the x points of one row, wrapping a loop body. Table
+  /// A function over the x points of one row (or of the rows of
+  /// uses.planeCount() consecutive planes), wrapping a loop body. Table
   /// coefficients are staged kW points at a time (rt::loadColumns) so the
   /// vector loop reads them as whole vectors instead of gathering them.
   std::string rowFunction(const std::string &comment, const std::string &name,
@@ -414,17 +439,28 @@ private:
       return out;
     }
     out += "  constexpr int kW = rt::kSimdLanes<Real>; // points per staged block\n";
+    const int planes = uses.planeCount();
     for (const auto &[table, index] : uses.columns())
-      out += fmt::format(
-          "  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + l at [r * kW + l]\n",
-          names_.tableColumn(table, index), paddedRows(table));
+      out += planes == 1
+                 ? fmt::format("  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + l "
+                               "at [r * kW + l]\n",
+                               names_.tableColumn(table, index), paddedRows(table))
+                 : fmt::format("  // Coefficient r of point (x0 + l, y, z + k) at [({} * k + r) * "
+                               "kW + l].\n  alignas(64) Real {}[{} * {} * kW];\n",
+                               paddedRows(table), names_.tableColumn(table, index), planes,
+                               paddedRows(table));
     out += "  for (std::ptrdiff_t x0 = 0; x0 < nx; x0 += kW) {\n"
            "    const int n = int(std::min<std::ptrdiff_t>(kW, nx - x0));\n";
     for (const auto &[table, index] : uses.columns()) {
       auto [begin, end] = uses.rowBlocks(table);
-      out += fmt::format("    rt::loadColumns<kW>(tables.{}, {} + x0, n, {}, {}, {});\n",
-                         names_.table(table), names_.field(index), begin, end,
-                         names_.tableColumn(table, index));
+      for (int k = 0; k < planes; ++k)
+        out += fmt::format("    rt::loadColumns<kW>(tables.{}, {} + x0{}, n, {}, {}, {}{});\n",
+                           names_.table(table), names_.field(index),
+                           k == 0   ? ""
+                           : k == 1 ? " + " + names_.plane(index)
+                                    : fmt::format(" + {} * {}", k, names_.plane(index)),
+                           begin, end, names_.tableColumn(table, index),
+                           k ? fmt::format(" + {} * kW", k * paddedRows(table)) : "");
     }
     // A plain loop over the block: a per-point lambda here stops GCC from
     // keeping the row pointers in registers (measured 4.5x slower on ete37).
@@ -437,7 +473,19 @@ private:
     return out;
   }
 
-  int paddedRows(int table) const { return (s_.tables[table].rows + 7) / 8 * 8; }
+  int paddedRows(int table) const { return stagedRows(s_.tables[table]); }
+
+  /// Output planes per x loop when the user does not say: three, unless the
+  /// coefficients staged per plane crowd the registers. Measured at 256^3 on
+  /// an AVX-512 Xeon (docs/PERFORMANCE.md): acoustic_iso8 (no table) gains
+  /// 1.45x with three planes and ete37 (12 staged rows) 1.1x, while ete73
+  /// (20 rows) is slower with three than with one.
+  int defaultZPlanes() const {
+    int staged = 0;
+    for (const ir::Table &t : s_.tables)
+      staged += (t.rows + 3) / 4 * 4;
+    return std::clamp(36 / std::max(staged, 1), 1, 3);
+  }
 
   static std::string indentBody(const std::string &body) {
     std::string out;
@@ -475,27 +523,51 @@ private:
     return splits;
   }
 
-  std::string naiveRow(int sweep) const {
+  /// Every group of a sweep at the points of output row (y, z), or with
+  /// `planes` > 1 at rows (y, z) to (y, z + planes - 1) in one x loop: the
+  /// points those outputs share, such as p(x, y, z + 1) for outputs z and
+  /// z + 2, are then loaded once from L1 instead of once per output, which
+  /// matters most for the points off the output's own plane.
+  std::string naiveRow(int sweep, int planes) const {
     BodyUses uses(s_, names_);
     std::set<int> outputs;
-    std::string body;
-    for (size_t u = 0; u < linear_.updates.size(); ++u) {
-      const LinearForm &form = linear_.updates[u];
-      RowItem item{int(u), decomposition_.sweeps[sweep].groups[u], sweep == 0};
-      int out = form.output;
-      outputs.insert(out);
-      uses.addField(out);
-      std::string sum = names_.acc(out);
-      body += fmt::format("    Real {};\n", sum);
-      body += sumStatements(uses, item, std::nullopt, sum, true);
-      body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", sum);
+    std::string body, stores;
+    for (int k = 0; k < planes; ++k) {
+      uses.setPlaneShift(k);
+      if (planes > 1)
+        body += k == 0
+                    ? "    // Output plane z.\n"
+                    : fmt::format("    // Output plane z + {}: the same groups, {} plane{} up.\n",
+                                  k, k, k == 1 ? "" : "s");
+      for (size_t u = 0; u < linear_.updates.size(); ++u) {
+        const LinearForm &form = linear_.updates[u];
+        RowItem item{int(u), decomposition_.sweeps[sweep].groups[u], sweep == 0};
+        int out = form.output;
+        outputs.insert(out);
+        std::string sum = names_.acc(out) + (planes > 1 ? std::to_string(k) : "");
+        body += fmt::format("    Real {};\n", sum);
+        body += sumStatements(uses, item, std::nullopt, sum, true, /*comments=*/k == 0);
+        // With several planes, every store comes after every load, so that the
+        // compiler may share loads between outputs.
+        (planes > 1 ? stores : body) += fmt::format(
+            "    {} {} {};\n", uses.access(out, Offset{0, 0, 0}), sweep == 0 ? "=" : "+=", sum);
+      }
     }
-    return fillAccDecl(
-        rowFunction(fmt::format("/// Sweep {}: every group of the sweep at the points "
-                                "of output row (y, z).\n",
-                                sweep),
-                    fmt::format("sweep{}_row", sweep), "", uses, outputs, body),
-        "");
+    body += stores;
+    std::string comment =
+        planes == 1
+            ? fmt::format("/// Sweep {}: every group of the sweep at the points of output row "
+                          "(y, z).\n",
+                          sweep)
+            : fmt::format("/// Sweep {}: every group of the sweep at the points of output rows "
+                          "(y, z) to (y, z + {}),\n/// in one x loop, so that the points they "
+                          "share are loaded once.\n",
+                          sweep, planes - 1);
+    return fillAccDecl(rowFunction(comment,
+                                   planes == 1 ? fmt::format("sweep{}_row", sweep)
+                                               : fmt::format("sweep{}_rows{}", sweep, planes),
+                                   "", uses, outputs, body),
+                       "");
   }
 
   /// The partial-sum pointers go right after the prologue.
@@ -585,7 +657,44 @@ private:
 
   std::string sweepDrivers(int sweep) const {
     std::string out;
-    out += fmt::format(R"(/// Sweep {0}, naive: OpenMP over z and y, SIMD along x.
+    if (zPlanes_ > 1)
+      out += fmt::format(
+          R"(/// Sweep {0}: output rows (y, z0) to (y, z1 - 1), {1} planes per x loop where it can.
+inline void sweep{0}_rows(const Args &args, const Tables &tables, std::ptrdiff_t y, std::ptrdiff_t z0,
+                        std::ptrdiff_t z1) {{
+  std::ptrdiff_t z = z0;
+  for (; z + {1} <= z1; z += {1})
+    sweep{0}_rows{1}(args, tables, y, z);
+  for (; z < z1; ++z)
+    sweep{0}_row(args, tables, y, z);
+}}
+
+/// Sweep {0}, naive: OpenMP over z and y, SIMD along x, {1} output planes per x loop.
+void sweep{0}_naive(const Args &args, const Tables &tables) {{
+  constexpr std::ptrdiff_t kZ = {1};
+  const std::ptrdiff_t ny = args.extent.ny, nz = args.extent.nz;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (std::ptrdiff_t z = 0; z < nz; z += kZ)
+    for (std::ptrdiff_t y = 0; y < ny; ++y)
+      sweep{0}_rows(args, tables, y, z, std::min(z + kZ, nz));
+}}
+
+/// Sweep {0}, blocked: tiles of by rows x bz planes (x is never tiled), one tile per task.
+void sweep{0}_blocked(const Args &args, const Tables &tables, int by, int bz) {{
+  constexpr std::ptrdiff_t kZ = {1};
+  const rt::TileRange ys{{args.extent.ny, by}}, zs{{args.extent.nz, bz}};
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int tz = 0; tz < zs.count(); ++tz)
+    for (int ty = 0; ty < ys.count(); ++ty)
+      for (std::ptrdiff_t z = zs.begin(tz); z < zs.end(tz); z += kZ)
+        for (std::ptrdiff_t y = ys.begin(ty); y < ys.end(ty); ++y)
+          sweep{0}_rows(args, tables, y, z, std::min<std::ptrdiff_t>(z + kZ, zs.end(tz)));
+}}
+
+)",
+          sweep, zPlanes_);
+    else
+      out += fmt::format(R"(/// Sweep {0}, naive: OpenMP over z and y, SIMD along x.
 void sweep{0}_naive(const Args &args, const Tables &tables) {{
   const std::ptrdiff_t ny = args.extent.ny, nz = args.extent.nz;
 #pragma omp parallel for collapse(2) schedule(static)
@@ -606,7 +715,7 @@ void sweep{0}_blocked(const Args &args, const Tables &tables, int by, int bz) {{
 }}
 
 )",
-                       sweep);
+                         sweep);
     std::vector<int> planes = accumulatedPlanes(sweep);
     int outputs = accumulatedOutputs(sweep);
     if (planes.empty() || outputs == 0) {
@@ -676,7 +785,9 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
           "//===-- Sweep {}: {} {}\n\n", sweep, decomposition_.sweeps[sweep].reason,
           std::string(std::max<int>(0, 60 - int(decomposition_.sweeps[sweep].reason.size())), '-') +
               "===//");
-      out += naiveRow(int(sweep));
+      out += naiveRow(int(sweep), 1);
+      if (zPlanes_ > 1)
+        out += naiveRow(int(sweep), zPlanes_);
       for (int dz : accumulatedPlanes(int(sweep)))
         if (accumulatedOutputs(int(sweep)))
           out += planeAccumulate(int(sweep), dz);
@@ -759,6 +870,7 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
   const Decomposition &decomposition_;
   KernelNames names_;
   std::string kernel_;
+  int zPlanes_; ///< output planes per x loop in naive and blocked
   std::string source_;
 };
 

@@ -25,6 +25,11 @@ struct CpuEmitOptions {
   std::string kernelName;
   /// Shown in the generated files' header comment.
   std::string sourcePath;
+  /// Output planes that naive and blocked compute per x loop (3D only): the
+  /// outputs share their off-plane points, which then come from L1 once
+  /// instead of from L2 once per output (docs/PERFORMANCE.md). 0 chooses
+  /// per stencil.
+  int zPlanes = 0;
 };
 
 /// `<kernel>.h` and `<kernel>.cpp` for one compiled stencil.
