@@ -2,10 +2,12 @@
 //
 // Every variant is built from the same pieces: a loop over x that evaluates
 // some coefficient groups of some updates at each point (a "row body"). The
-// naive and blocked variants evaluate every group of a sweep per output row;
-// the planes variant evaluates, per input plane, the groups' points on that
-// plane into partial sums of the output rows it touches, and finishes a row
-// once its last input plane is in.
+// naive and blocked variants evaluate every group of a sweep per output row,
+// for up to three output planes in one x loop so that the points they share
+// load once; the planes variant evaluates, per input plane, the groups' points
+// on that plane into partial sums of the output rows it touches, and finishes
+// a row once its last input plane is in (its table coefficients staged once
+// per output row, beside the partial sums).
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/CpuEmitter.h"
