@@ -19,6 +19,8 @@
 #include "ir/Printer.h"
 #include "passes/Pipeline.h"
 
+#include <fmt/format.h>
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -360,6 +362,11 @@ int main(int argc, char **argv) {
                                     "spatially variable coefficients\n");
   if (!checkDumpAfterNames())
     return 2;
+  if (zPlanes < 0 || zPlanes > 8) {
+    driver::reportError(fmt::format(
+        "bad --z-planes {}: expected 1 to 8, or 0 to choose per stencil", int(zPlanes)));
+    return 2;
+  }
   if (checkCommand)
     return runCheck();
   if (dumpIrCommand)

@@ -456,50 +456,44 @@ private:
       return out;
     }
     out += "  constexpr int kW = rt::kSimdLanes<Real>; // points per staged block\n";
+    // Where a block's coefficients come from: staged once per output row by
+    // sweepN_stage (planes), or staged here for each block of kW points.
+    std::string blockSetup;
     if (ring) {
-      // The planes scheme stages each output row's coefficients once (sweepN_stage).
-      for (size_t i = 0; i < ring->size(); ++i)
-        if (uses.columns().count({(*ring)[i].table, (*ring)[i].index}))
-          out += fmt::format(
-              "  const Real *{}_row = coefs[{}]; // staged: [x0 * {} + r * kW + l]\n",
-              names_.tableColumn((*ring)[i].table, (*ring)[i].index), i, (*ring)[i].rows);
-      out += "  for (std::ptrdiff_t x0 = 0; x0 < nx; x0 += kW) {\n"
-             "    const int n = int(std::min<std::ptrdiff_t>(kW, nx - x0));\n";
-      for (const RingTable &r : *ring)
-        if (uses.columns().count({r.table, r.index}))
-          out += fmt::format("    const Real *{0} = {0}_row + x0 * {1};\n",
-                             names_.tableColumn(r.table, r.index), r.rows);
-      out += "#pragma omp simd\n"
-             "    for (int l = 0; l < n; ++l) {\n"
-             "      const std::ptrdiff_t x = x0 + l;\n";
-      out += indentBody(body);
-      out += "    }\n"
-             "  }\n}\n\n";
-      return out;
+      for (size_t i = 0; i < ring->size(); ++i) {
+        const RingTable &r = (*ring)[i];
+        if (!uses.columns().count({r.table, r.index}))
+          continue;
+        std::string column = names_.tableColumn(r.table, r.index);
+        out += fmt::format("  const Real *{}_row = coefs[{}]; // staged: [x0 * {} + r * kW + l]\n",
+                           column, i, r.rows);
+        blockSetup += fmt::format("    const Real *{0} = {0}_row + x0 * {1};\n", column, r.rows);
+      }
+    } else {
+      const int planes = uses.planeCount();
+      for (const auto &[table, index] : uses.columns()) {
+        std::string column = names_.tableColumn(table, index);
+        out += planes == 1
+                   ? fmt::format("  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + "
+                                 "l at [r * kW + l]\n",
+                                 column, paddedRows(table))
+                   : fmt::format("  // Coefficient r of point (x0 + l, y, z + k) at [({} * k + r) "
+                                 "* kW + l].\n  alignas(64) Real {}[{} * {} * kW];\n",
+                                 paddedRows(table), column, planes, paddedRows(table));
+        auto [begin, end] = uses.rowBlocks(table);
+        for (int k = 0; k < planes; ++k)
+          blockSetup += fmt::format(
+              "    rt::loadColumns<kW>(tables.{}, {} + x0{}, n, {}, {}, {}{});\n",
+              names_.table(table), names_.field(index),
+              k == 0   ? ""
+              : k == 1 ? " + " + names_.plane(index)
+                       : fmt::format(" + {} * {}", k, names_.plane(index)),
+              begin, end, column, k ? fmt::format(" + {} * kW", k * paddedRows(table)) : "");
+      }
     }
-    const int planes = uses.planeCount();
-    for (const auto &[table, index] : uses.columns())
-      out += planes == 1
-                 ? fmt::format("  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + l "
-                               "at [r * kW + l]\n",
-                               names_.tableColumn(table, index), paddedRows(table))
-                 : fmt::format("  // Coefficient r of point (x0 + l, y, z + k) at [({} * k + r) * "
-                               "kW + l].\n  alignas(64) Real {}[{} * {} * kW];\n",
-                               paddedRows(table), names_.tableColumn(table, index), planes,
-                               paddedRows(table));
     out += "  for (std::ptrdiff_t x0 = 0; x0 < nx; x0 += kW) {\n"
            "    const int n = int(std::min<std::ptrdiff_t>(kW, nx - x0));\n";
-    for (const auto &[table, index] : uses.columns()) {
-      auto [begin, end] = uses.rowBlocks(table);
-      for (int k = 0; k < planes; ++k)
-        out += fmt::format("    rt::loadColumns<kW>(tables.{}, {} + x0{}, n, {}, {}, {}{});\n",
-                           names_.table(table), names_.field(index),
-                           k == 0   ? ""
-                           : k == 1 ? " + " + names_.plane(index)
-                                    : fmt::format(" + {} * {}", k, names_.plane(index)),
-                           begin, end, names_.tableColumn(table, index),
-                           k ? fmt::format(" + {} * kW", k * paddedRows(table)) : "");
-    }
+    out += blockSetup;
     // A plain loop over the block: a per-point lambda here stops GCC from
     // keeping the row pointers in registers (measured 4.5x slower on ete37).
     out += "#pragma omp simd\n"
