@@ -5,9 +5,10 @@
 // naive and blocked variants evaluate every group of a sweep per output row,
 // for up to three output planes in one x loop so that the points they share
 // load once; the planes variant evaluates, per input plane, the groups' points
-// on that plane into partial sums of the output rows it touches, and finishes
-// a row once its last input plane is in (its table coefficients staged once
-// per output row, beside the partial sums).
+// on that plane into partial sums of the output rows it touches (one fused x
+// loop for all of them away from a tile's z edges), and finishes a row once
+// its last input plane is in (its table coefficients staged once per output
+// row, beside the partial sums).
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/CpuEmitter.h"
@@ -55,6 +56,14 @@ struct RingTable {
   int table, index, begin, rows;
 };
 
+/// Where a planes-scheme function finds the coefficients staged for it: the
+/// buffer `pointer` (an expression over the function's parameters), `rows`
+/// coefficients per point, read in the body as `name`.
+struct StagedSource {
+  std::string name, pointer;
+  int rows;
+};
+
 /// Records which fields, tables and scalars a body uses, so that its prologue
 /// declares exactly those.
 class BodyUses {
@@ -69,6 +78,15 @@ public:
     planeCount_ = std::max(planeCount_, k + 1);
   }
   int planeCount() const { return planeCount_; }
+
+  /// Subsequent reads are for the output row dz planes below the input row
+  /// (y, z) of a planes-scheme scatter: offsets shift by -dz, so the points
+  /// the outputs share are one expression, and table coefficients come from
+  /// that output's staged rows, `<column><suffix>`, instead.
+  void setScatterOutput(int dz, const std::string &coefSuffix) {
+    shift_ = -dz;
+    coefSuffix_ = coefSuffix;
+  }
 
   std::string access(int field, Offset o) {
     o[2] += shift_;
@@ -106,12 +124,15 @@ public:
       it->second.first = std::min(it->second.first, row);
       it->second.second = std::max(it->second.second, row);
       fields_.insert(index);
+      std::string name = names_.tableColumn(table, index) + coefSuffix_;
+      stagedNames_.insert(name);
+      if (!coefSuffix_.empty())
+        return fmt::format("{}[{} * kW + l]", name, row);
       if (shift_)
         planes_.insert(index); // staged from the index row shift_ planes up
       // Staged coefficients: row r of lane l, after the rows of the planes below
       // (see rowFunction).
-      return fmt::format("{}[{} * kW + l]", names_.tableColumn(table, index),
-                         shift_ * stagedRows(s_.tables[table]) + row);
+      return fmt::format("{}[{} * kW + l]", name, shift_ * stagedRows(s_.tables[table]) + row);
     };
     return n;
   }
@@ -153,6 +174,9 @@ public:
   }
 
   bool usesTables() const { return !columns_.empty(); }
+  /// Does the body read the staged coefficients named `name` (a table column
+  /// plus the setScatterOutput suffix)?
+  bool readsStaged(const std::string &name) const { return stagedNames_.count(name) != 0; }
   const std::set<std::pair<int, int>> &columns() const { return columns_; }
   /// The rows of `table` that the body reads, widened to multiples of 4 (the
   /// smallest block rt::loadColumns transposes): [begin, end).
@@ -167,6 +191,8 @@ private:
   const KernelNames &names_;
   std::set<int> fields_, lines_, planes_, scalars_;
   std::set<std::pair<int, int>> columns_;
+  std::set<std::string> stagedNames_;
+  std::string coefSuffix_;
   std::vector<std::string> invariants_;     ///< products of scalar factors, computed once per row
   std::map<int, std::pair<int, int>> rows_; ///< table -> lowest and highest row read
   int shift_ = 0, planeCount_ = 1;
@@ -441,13 +467,13 @@ private:
   std::string rowFunction(const std::string &comment, const std::string &name,
                           const std::string &extraParams, const BodyUses &uses,
                           const std::set<int> &outputs, const std::string &body,
-                          const std::vector<RingTable> *ring = nullptr) const {
+                          const std::vector<StagedSource> *staged = nullptr) const {
     std::string out = comment;
     out += fmt::format("inline void {}([[maybe_unused]] const Args &args, [[maybe_unused]] const "
                        "Tables &tables,{} std::ptrdiff_t y, std::ptrdiff_t z) {{\n",
                        name, extraParams);
     out += "  const std::ptrdiff_t nx = args.extent.nx;\n";
-    out += uses.prologue(outputs, /*stagedTables=*/ring != nullptr);
+    out += uses.prologue(outputs, /*stagedTables=*/staged != nullptr);
     out += "@ACC_DECL@";
     if (!uses.usesTables()) {
       out += "#pragma omp simd\n  for (std::ptrdiff_t x = 0; x < nx; ++x) {\n";
@@ -459,15 +485,14 @@ private:
     // Where a block's coefficients come from: staged once per output row by
     // sweepN_stage (planes), or staged here for each block of kW points.
     std::string blockSetup;
-    if (ring) {
-      for (size_t i = 0; i < ring->size(); ++i) {
-        const RingTable &r = (*ring)[i];
-        if (!uses.columns().count({r.table, r.index}))
+    if (staged) {
+      for (const StagedSource &source : *staged) {
+        if (!uses.readsStaged(source.name))
           continue;
-        std::string column = names_.tableColumn(r.table, r.index);
-        out += fmt::format("  const Real *{}_row = coefs[{}]; // staged: [x0 * {} + r * kW + l]\n",
-                           column, i, r.rows);
-        blockSetup += fmt::format("    const Real *{0} = {0}_row + x0 * {1};\n", column, r.rows);
+        out += fmt::format("  const Real *{}_row = {}; // staged: [x0 * {} + r * kW + l]\n",
+                           source.name, source.pointer, source.rows);
+        blockSetup +=
+            fmt::format("    const Real *{0} = {0}_row + x0 * {1};\n", source.name, source.rows);
       }
     } else {
       const int planes = uses.planeCount();
@@ -520,12 +545,12 @@ private:
   /// coefficients staged per plane crowd the registers. Measured at 256^3 on
   /// an AVX-512 Xeon (docs/PERFORMANCE.md): acoustic_iso8 (no table) gains
   /// 1.45x with three planes and ete37 (12 staged rows) 1.1x, while ete73
-  /// (20 rows) is slower with three than with one.
+  /// (20 rows) is 1.06x faster with two and 1.1x slower with three than with one.
   int defaultZPlanes() const {
     int staged = 0;
     for (const ir::Table &t : s_.tables)
       staged += (t.rows + 3) / 4 * 4;
-    return std::clamp(36 / std::max(staged, 1), 1, 3);
+    return std::clamp(48 / std::max(staged, 1), 1, 3);
   }
 
   static std::string indentBody(const std::string &body) {
@@ -647,6 +672,17 @@ private:
     return ring;
   }
 
+  /// The staged coefficients of one output row as a function reads them:
+  /// table i of `ring` from coefs[first + i], named by its column and `suffix`.
+  std::vector<StagedSource> stagedSources(const std::vector<RingTable> &ring,
+                                          const std::string &suffix, int first) const {
+    std::vector<StagedSource> sources;
+    for (size_t i = 0; i < ring.size(); ++i)
+      sources.push_back({names_.tableColumn(ring[i].table, ring[i].index) + suffix,
+                         fmt::format("coefs[{}]", first + int(i)), ring[i].rows});
+    return sources;
+  }
+
   /// Stages the coefficients of output row (y, z) for all the planes that add to it.
   std::string planeStage(int sweep) const {
     std::vector<RingTable> ring = ringTables(sweep);
@@ -696,11 +732,66 @@ private:
         "output\n/// row (y, z).\n",
         sweep, dz);
     std::vector<RingTable> ring = ringTables(sweep);
+    std::vector<StagedSource> sources = stagedSources(ring, "", 0);
     std::string fn =
         rowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)),
                     ring.empty() ? " Real *const *acc,"
                                  : " Real *const *acc, [[maybe_unused]] const Real *const *coefs,",
-                    uses, {}, body, ring.empty() ? nullptr : &ring);
+                    uses, {}, body, ring.empty() ? nullptr : &sources);
+    return fillAccDecl(fn, accDecl);
+  }
+
+  /// Adds every accumulated point of input row (y, z) to the partial sums of all
+  /// the output rows it touches, (y, z - dzMin) down to (y, z - dzMax), in one
+  /// x loop: a point that several outputs read (p(x + 1, y, z) is in every
+  /// output's sum in ete73) is loaded once, where the per-plane functions
+  /// load it once per output. Reads stay relative to the input row.
+  std::string planeScatter(int sweep) const {
+    BodyUses uses(s_, names_);
+    std::vector<int> planes = accumulatedPlanes(sweep);
+    std::vector<RingTable> ring = ringTables(sweep);
+    const int outputs = accumulatedOutputs(sweep);
+    std::string body, accDecl;
+    std::vector<StagedSource> sources;
+    for (size_t i = 0; i < planes.size(); ++i) {
+      const int dz = planes[i];
+      const std::string suffix = "_" + planeSuffix(dz);
+      uses.setScatterOutput(dz, suffix);
+      std::vector<StagedSource> mine = stagedSources(ring, suffix, int(i * ring.size()));
+      sources.insert(sources.end(), mine.begin(), mine.end());
+      std::string part;
+      for (const UpdateSplit &split : splitSweep(sweep)) {
+        const LinearForm &form = linear_.updates[split.update];
+        std::vector<int> touching;
+        for (int g : split.accumulated)
+          if (groupTouches(form, form.groups[g], dz))
+            touching.push_back(g);
+        if (touching.empty())
+          continue;
+        std::string acc = names_.acc(form.output) + suffix;
+        accDecl += fmt::format("  Real *{} = acc[{}]; // output row (y, z{:+})\n", acc,
+                               int(i) * outputs + split.slot, -dz);
+        // One load and store of the partial sum per output, whatever the group count.
+        std::string sum = names_.field(form.output) + "_sum" + suffix;
+        part += fmt::format("    Real {};\n", sum);
+        part += sumStatements(uses, RowItem{split.update, touching, false}, dz, sum, true,
+                              /*comments=*/false);
+        part += fmt::format("    {}[x] += {};\n", acc, sum);
+      }
+      if (!part.empty())
+        body += fmt::format("    // Output row (y, z{:+}): its points on this input plane.\n{}",
+                            -dz, part);
+    }
+    std::string comment = fmt::format(
+        "/// Sweep {}, planes scheme: adds the points of input row (y, z) to the partial sums of "
+        "every\n/// output row they touch, (y, z{:+}) to (y, z{:+}), in one x loop, so that "
+        "points several\n/// outputs read are loaded once. The tile's first and last planes use "
+        "the per-plane functions.\n",
+        sweep, -planes.front(), -planes.back());
+    std::string fn = rowFunction(comment, fmt::format("sweep{}_scatter", sweep),
+                                 ring.empty() ? " Real *const *acc,"
+                                              : " Real *const *acc, const Real *const *coefs,",
+                                 uses, {}, body, ring.empty() ? nullptr : &sources);
     return fillAccDecl(fn, accDecl);
   }
 
@@ -728,6 +819,7 @@ private:
       body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", value);
     }
     std::vector<RingTable> ring = ringTables(sweep);
+    std::vector<StagedSource> sources = stagedSources(ring, "", 0);
     std::string fn = rowFunction(
         fmt::format("/// Sweep {}, planes scheme: output row (y, z) has all its input planes; "
                     "store it.\n",
@@ -735,7 +827,7 @@ private:
         fmt::format("sweep{}_finish", sweep),
         ring.empty() ? " Real *const *acc,"
                      : " Real *const *acc, [[maybe_unused]] const Real *const *coefs,",
-        uses, outputs, body, ring.empty() ? nullptr : &ring);
+        uses, outputs, body, ring.empty() ? nullptr : &sources);
     return fillAccDecl(fn, accDecl);
   }
 
@@ -824,17 +916,27 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
     int dzMin = planes.front(), dzMax = planes.back();
     std::vector<RingTable> ring = ringTables(sweep);
     const std::string coefArg = ring.empty() ? "" : ", coefSlot(zo, y)";
-    std::string calls;
+    std::string calls, dzList;
+    for (int dz : planes)
+      dzList += (dzList.empty() ? "" : ", ") + std::to_string(dz);
+    const bool scatter = planes.size() > 1;
     if (!ring.empty())
       calls +=
           fmt::format("          if (const std::ptrdiff_t zo = zi - kDzMin; zo >= z0 && zo < z1)\n"
                       "            sweep{}_stage(args, tables, coefSlot(zo, y), y, zo);\n",
                       sweep);
+    std::string perPlane;
     for (int dz : planes)
-      calls +=
+      perPlane +=
           fmt::format("          if (const std::ptrdiff_t zo = zi - ({}); zo >= z0 && zo < z1)\n"
                       "            sweep{}_plane_{}(args, tables, slot(zo, y){}, y, zo);\n",
                       dz, sweep, planeSuffix(dz), coefArg);
+    if (scatter)
+      calls += fmt::format("          if (allInTile) {{\n"
+                           "            sweep{}_scatter(args, tables, scatterSlots(zi, y){}, y, "
+                           "zi);\n            continue;\n          }}\n",
+                           sweep, ring.empty() ? "" : ", scatterCoefs(zi, y)");
+    calls += perPlane;
     std::string ringDecl, ringSlot, finishCoefs;
     if (!ring.empty()) {
       int rows = 0;
@@ -858,6 +960,35 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
                  "        };\n";
       finishCoefs = ", coefSlot(zdone, y)";
     }
+    std::string scatterDecl, scatterSlots, allInTile;
+    if (scatter) {
+      scatterDecl =
+          fmt::format("    // The plane offsets with points; input row (y, zi) adds to output o's "
+                      "partial sums\n"
+                      "    // of row (y, zi - kDz[i]) through scatterAcc[i * kOutputs + o].\n"
+                      "    constexpr int kDz[] = {{{}}}, kDzCount = {};\n"
+                      "    Real *scatterAcc[kDzCount * kOutputs];\n",
+                      dzList, planes.size());
+      if (!ring.empty())
+        scatterDecl += "    const Real *scatterCoef[kDzCount * kTables];\n";
+      scatterSlots = "        auto scatterSlots = [&](std::ptrdiff_t zi, std::ptrdiff_t y) {\n"
+                     "          for (int i = 0; i < kDzCount; ++i)\n"
+                     "            std::copy_n(slot(zi - kDz[i], y), kOutputs, scatterAcc + i * "
+                     "kOutputs);\n"
+                     "          return scatterAcc;\n"
+                     "        };\n";
+      if (!ring.empty())
+        scatterSlots += "        auto scatterCoefs = [&](std::ptrdiff_t zi, std::ptrdiff_t y) {\n"
+                        "          for (int i = 0; i < kDzCount; ++i)\n"
+                        "            std::copy_n(coefSlot(zi - kDz[i], y), kTables, scatterCoef + "
+                        "i * kTables);\n"
+                        "          return scatterCoef;\n"
+                        "        };\n";
+      allInTile = "          // Away from the tile's z edges every output row that input plane zi "
+                  "touches is in\n"
+                  "          // the tile: one fused x loop adds them all.\n"
+                  "          const bool allInTile = zi - kDzMax >= z0 && zi - kDzMin < z1;\n";
+    }
     out += fmt::format(
         R"(/// Sweep {0}, planes: each thread marches z through a tile of by rows x bz planes. Input
 /// plane zi is read once: its points at plane offset dz go into the partial sums of output
@@ -874,7 +1005,7 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
     rt::AlignedBuffer<Real> ring(std::size_t(kOutputs) * kRing * by * accLine);
     std::fill(ring.data(), ring.data() + ring.size(), Real(0));
     Real *acc[kOutputs];
-{5}#pragma omp for collapse(2) schedule(static)
+{5}{8}#pragma omp for collapse(2) schedule(static)
     for (int tz = 0; tz < zs.count(); ++tz)
       for (int ty = 0; ty < ys.count(); ++ty) {{
         const std::ptrdiff_t y0 = ys.begin(ty), y1 = ys.end(ty), z0 = zs.begin(tz), z1 = zs.end(tz);
@@ -883,8 +1014,8 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
             acc[o] = ring.data() + ((o * kRing + zo % kRing) * by + (y - y0)) * accLine;
           return acc;
         }};
-{6}        for (std::ptrdiff_t zi = z0 + kDzMin; zi < z1 + kDzMax; ++zi) {{
-          for (std::ptrdiff_t y = y0; y < y1; ++y) {{
+{6}{9}        for (std::ptrdiff_t zi = z0 + kDzMin; zi < z1 + kDzMax; ++zi) {{
+{10}          for (std::ptrdiff_t y = y0; y < y1; ++y) {{
 {4}          }}
           if (const std::ptrdiff_t zdone = zi - kDzMax; zdone >= z0 && zdone < z1)
             for (std::ptrdiff_t y = y0; y < y1; ++y)
@@ -895,7 +1026,8 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
 }}
 
 )",
-        sweep, dzMin, dzMax, outputs, calls, ringDecl, ringSlot, finishCoefs);
+        sweep, dzMin, dzMax, outputs, indentBody(calls), ringDecl, ringSlot, finishCoefs,
+        scatterDecl, scatterSlots, allInTile);
     return out;
   }
 
@@ -912,6 +1044,8 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
       for (int dz : accumulatedPlanes(int(sweep)))
         if (accumulatedOutputs(int(sweep)))
           out += planeAccumulate(int(sweep), dz);
+      if (accumulatedPlanes(int(sweep)).size() > 1 && accumulatedOutputs(int(sweep)))
+        out += planeScatter(int(sweep));
       if (!accumulatedPlanes(int(sweep)).empty() && accumulatedOutputs(int(sweep))) {
         if (!ringTables(int(sweep)).empty())
           out += planeStage(int(sweep));
