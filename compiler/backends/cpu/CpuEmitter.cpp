@@ -1104,7 +1104,8 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
     };
     const Case cases[] = {
         {"Naive", "naive", 0, 0},
-        {"Blocked", "blocked", kBlockedY, kBlockedZ},
+        // A whole number of zPlanes_-plane x loops per tile: no one-plane remainder loops.
+        {"Blocked", "blocked", kBlockedY, std::max(kBlockedZ / zPlanes_, 1) * zPlanes_},
         {"Planes", "planes", stagesTables() ? kPlanesStagedY : kPlanesY, kPlanesZ}};
     std::string out =
         "  const int ny = a.extent.ny, nz = a.extent.nz;\n  switch (options.variant) {\n";
