@@ -44,6 +44,9 @@ struct RowItem {
   int update = 0;
   std::vector<int> groups; ///< coefficient groups, each restricted to `dz` if set
   bool pointwise = false;  ///< add the update's pointwise part
+  /// Leave out the factors every group shares (UpdateSplit::sharedFactors): the
+  /// planes scheme applies them once, when the row is finished.
+  bool withoutSharedFactors = false;
 };
 
 /// Rows of a table's staging buffer per output plane: rt::loadColumns writes
@@ -430,7 +433,7 @@ private:
           out += fmt::format("    // g{}: {}\n", g, ir::groupToString(s_, form, form.groups[g]));
       std::string expr;
       if (present.size() == 1) {
-        expr = groupExpr(uses, form, form.groups[present[0]], dz);
+        expr = groupExpr(uses, form, form.groups[present[0]], dz, !item.withoutSharedFactors);
       } else {
         std::string inner;
         for (int g : present) {
@@ -443,9 +446,10 @@ private:
             inner += " + " + e;
         }
         std::string product;
-        for (const std::string &f : factorTexts(uses, form, form.groups[present[0]]))
-          product += f + " * ";
-        expr = product + "(" + inner + ")";
+        if (!item.withoutSharedFactors)
+          for (const std::string &f : factorTexts(uses, form, form.groups[present[0]]))
+            product += f + " * ";
+        expr = product.empty() ? inner : product + "(" + inner + ")";
       }
       out += fmt::format("    {} {} {};\n", target, first ? "=" : "+=", expr);
       first = false;
@@ -571,7 +575,42 @@ private:
     int update = 0;
     std::vector<int> accumulated, atStore;
     int slot = -1; ///< index of its partial sums in the planes ring, or -1 if none
+    /// Every accumulated group has the same coefficient factors (acoustic's
+    /// v * v * dt^2/h^2): the partial sums leave them out and the finish step
+    /// multiplies once, instead of every input plane loading them again.
+    bool sharedFactors = false;
   };
+
+  /// Sets split.sharedFactors when the groups with points off the output's
+  /// plane all have the same (non-empty) factors; the other accumulated groups,
+  /// which then lie on the output's plane only (acoustic's 2 * u), move to the
+  /// finish step, where the output's plane is read anyway.
+  static void shareFactors(const LinearForm &form, UpdateSplit &split) {
+    std::vector<std::vector<int>> partitions = partitionGroupsByFactors(form, split.accumulated);
+    auto offPlane = [&](const std::vector<int> &partition) {
+      for (int g : partition)
+        for (int t : form.groups[g].terms)
+          if (form.terms[t].offset[2] != 0)
+            return true;
+      return false;
+    };
+    int shared = -1;
+    for (size_t p = 0; p < partitions.size(); ++p)
+      if (offPlane(partitions[p])) {
+        if (shared >= 0)
+          return; // two factor lists span planes
+        shared = int(p);
+      }
+    if (shared < 0 || form.terms[form.groups[partitions[shared][0]].terms[0]].factors.empty())
+      return;
+    split.sharedFactors = true;
+    split.accumulated = partitions[shared];
+    std::sort(split.accumulated.begin(), split.accumulated.end());
+    for (size_t p = 0; p < partitions.size(); ++p)
+      if (int(p) != shared)
+        split.atStore.insert(split.atStore.end(), partitions[p].begin(), partitions[p].end());
+    std::sort(split.atStore.begin(), split.atStore.end());
+  }
 
   std::vector<UpdateSplit> splitSweep(int sweep) const {
     std::vector<UpdateSplit> splits;
@@ -582,6 +621,7 @@ private:
       split.update = int(u);
       for (int g : decomposition_.sweeps[sweep].groups[u])
         (isCentreOnlyGroup(form, form.groups[g]) ? split.atStore : split.accumulated).push_back(g);
+      shareFactors(form, split);
       if (!split.accumulated.empty())
         split.slot = slots++;
       splits.push_back(std::move(split));
@@ -725,7 +765,8 @@ private:
         continue;
       std::string acc = names_.acc(form.output);
       accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, split.slot);
-      body += sumStatements(uses, RowItem{split.update, touching, false}, dz, acc + "[x]", false);
+      body += sumStatements(uses, RowItem{split.update, touching, false, split.sharedFactors}, dz,
+                            acc + "[x]", false);
     }
     std::string comment = fmt::format(
         "/// Sweep {}, planes scheme: adds the points on input plane z{:+} to the partial sums of "
@@ -774,7 +815,8 @@ private:
         // One load and store of the partial sum per output, whatever the group count.
         std::string sum = names_.field(form.output) + "_sum" + suffix;
         part += fmt::format("    Real {};\n", sum);
-        part += sumStatements(uses, RowItem{split.update, touching, false}, dz, sum, true,
+        part += sumStatements(uses, RowItem{split.update, touching, false, split.sharedFactors}, dz,
+                              sum, true,
                               /*comments=*/false);
         part += fmt::format("    {}[x] += {};\n", acc, sum);
       }
@@ -812,9 +854,17 @@ private:
       if (split.slot >= 0) {
         std::string acc = names_.acc(out);
         accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, split.slot);
-        body +=
-            fmt::format("    {} += {}[x];\n    {}[x] = Real(0); // ready for plane z + ring size\n",
-                        value, acc, acc);
+        std::string scale;
+        if (split.sharedFactors) {
+          body +=
+              "    // The factors every accumulated group shares, left out of the partial sums.\n";
+          for (const std::string &f :
+               factorTexts(uses, form, form.groups[split.accumulated.front()]))
+            scale += f + " * ";
+        }
+        body += fmt::format(
+            "    {} += {}{}[x];\n    {}[x] = Real(0); // ready for plane z + ring size\n", value,
+            scale, acc, acc);
       }
       body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", value);
     }
