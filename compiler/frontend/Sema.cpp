@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
 namespace stencilc {
 
@@ -106,6 +107,27 @@ private:
       diag_.error(e.loc, fmt::format("{}, beyond the radius {} that 'order {}' allows", what,
                                      s_.radius, s_.order));
     });
+    // A point set that no read goes through (a sum whose body ignores its
+    // variable) still has to fit in the radius: the kernels' halo covers it.
+    std::set<int> readSets;
+    forEachExpr([&](Expr &e) {
+      if (e.kind == Expr::Kind::FieldRef && e.sumVar >= 0 && sumSets_.count(e.sumVar))
+        readSets.insert(sumSets_[e.sumVar]);
+    });
+    for (size_t p = 0; p < s_.pointSets.size(); ++p) {
+      if (readSets.count(int(p)))
+        continue;
+      const ir::PointSet &set = s_.pointSets[p];
+      int r = 0;
+      for (const ir::Offset &o : set.points)
+        r = std::max(r, ir::offsetRadius(o));
+      derived = std::max(derived, r);
+      if (s_.radiusDeclared && r > s_.radius)
+        diag_.error(set.loc,
+                    fmt::format("point set '{}' reaches {} points from the centre, beyond the "
+                                "radius {} that 'order {}' allows",
+                                set.name, r, s_.radius, s_.order));
+    }
     if (!s_.radiusDeclared)
       s_.radius = derived;
   }
