@@ -412,6 +412,16 @@ private:
     return false;
   }
 
+  /// The groups of `groups` with points on plane dz, in order.
+  static std::vector<int> groupsTouching(const LinearForm &form, const std::vector<int> &groups,
+                                         int dz) {
+    std::vector<int> touching;
+    for (int g : groups)
+      if (groupTouches(form, form.groups[g], dz))
+        touching.push_back(g);
+    return touching;
+  }
+
   /// Statements `target op= <groups>` for one update, one line per group with
   /// the group in DSL syntax as a comment.
   std::string sumStatements(BodyUses &uses, const RowItem &item, std::optional<int> dz,
@@ -757,10 +767,7 @@ private:
     std::string body, accDecl;
     for (const UpdateSplit &split : splitSweep(sweep)) {
       const LinearForm &form = linear_.updates[split.update];
-      std::vector<int> touching;
-      for (int g : split.accumulated)
-        if (groupTouches(form, form.groups[g], dz))
-          touching.push_back(g);
+      std::vector<int> touching = groupsTouching(form, split.accumulated, dz);
       if (touching.empty())
         continue;
       std::string acc = names_.acc(form.output);
@@ -803,10 +810,7 @@ private:
       std::string part;
       for (const UpdateSplit &split : splitSweep(sweep)) {
         const LinearForm &form = linear_.updates[split.update];
-        std::vector<int> touching;
-        for (int g : split.accumulated)
-          if (groupTouches(form, form.groups[g], dz))
-            touching.push_back(g);
+        std::vector<int> touching = groupsTouching(form, split.accumulated, dz);
         if (touching.empty())
           continue;
         std::string acc = names_.acc(form.output) + suffix;
@@ -975,18 +979,16 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
           fmt::format("          if (const std::ptrdiff_t zo = zi - kDzMin; zo >= z0 && zo < z1)\n"
                       "            sweep{}_stage(args, tables, coefSlot(zo, y), y, zo);\n",
                       sweep);
-    std::string perPlane;
-    for (int dz : planes)
-      perPlane +=
-          fmt::format("          if (const std::ptrdiff_t zo = zi - ({}); zo >= z0 && zo < z1)\n"
-                      "            sweep{}_plane_{}(args, tables, slot(zo, y){}, y, zo);\n",
-                      dz, sweep, planeSuffix(dz), coefArg);
     if (scatter)
       calls += fmt::format("          if (allInTile) {{\n"
                            "            sweep{}_scatter(args, tables, scatterSlots(zi, y){}, y, "
                            "zi);\n            continue;\n          }}\n",
                            sweep, ring.empty() ? "" : ", scatterCoefs(zi, y)");
-    calls += perPlane;
+    for (int dz : planes)
+      calls +=
+          fmt::format("          if (const std::ptrdiff_t zo = zi - ({}); zo >= z0 && zo < z1)\n"
+                      "            sweep{}_plane_{}(args, tables, slot(zo, y){}, y, zo);\n",
+                      dz, sweep, planeSuffix(dz), coefArg);
     std::string ringDecl, ringSlot, finishCoefs;
     if (!ring.empty()) {
       int rows = 0;
