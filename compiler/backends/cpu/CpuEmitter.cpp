@@ -19,6 +19,7 @@
 #include "ir/Printer.h"
 #include "support/Template.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <map>
@@ -733,6 +734,23 @@ private:
     return sources;
   }
 
+  /// A planes-scheme row function: it takes the partial sums `acc` and, when the
+  /// sweep stages table coefficients, the staged rows `coefs` that `sources` name.
+  std::string ringRowFunction(const std::string &comment, const std::string &name,
+                              const BodyUses &uses, const std::set<int> &outputs,
+                              const std::string &body,
+                              const std::vector<StagedSource> &sources) const {
+    if (sources.empty())
+      return rowFunction(comment, name, " Real *const *acc,", uses, outputs, body);
+    const bool readsCoefs = std::any_of(sources.begin(), sources.end(), [&](const StagedSource &s) {
+      return uses.readsStaged(s.name);
+    });
+    return rowFunction(comment, name,
+                       fmt::format(" Real *const *acc, {}const Real *const *coefs,",
+                                   readsCoefs ? "" : "[[maybe_unused]] "),
+                       uses, outputs, body, &sources);
+  }
+
   /// Stages the coefficients of output row (y, z) for all the planes that add to it.
   std::string planeStage(int sweep) const {
     std::vector<RingTable> ring = ringTables(sweep);
@@ -779,13 +797,9 @@ private:
         "/// Sweep {}, planes scheme: adds the points on input plane z{:+} to the partial sums of "
         "output\n/// row (y, z).\n",
         sweep, dz);
-    std::vector<RingTable> ring = ringTables(sweep);
-    std::vector<StagedSource> sources = stagedSources(ring, "", 0);
     std::string fn =
-        rowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)),
-                    ring.empty() ? " Real *const *acc,"
-                                 : " Real *const *acc, [[maybe_unused]] const Real *const *coefs,",
-                    uses, {}, body, ring.empty() ? nullptr : &sources);
+        ringRowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)), uses, {},
+                        body, stagedSources(ringTables(sweep), "", 0));
     return fillAccDecl(fn, accDecl);
   }
 
@@ -834,10 +848,8 @@ private:
         "points several\n/// outputs read are loaded once. The tile's first and last planes use "
         "the per-plane functions.\n",
         sweep, -planes.front(), -planes.back());
-    std::string fn = rowFunction(comment, fmt::format("sweep{}_scatter", sweep),
-                                 ring.empty() ? " Real *const *acc,"
-                                              : " Real *const *acc, const Real *const *coefs,",
-                                 uses, {}, body, ring.empty() ? nullptr : &sources);
+    std::string fn =
+        ringRowFunction(comment, fmt::format("sweep{}_scatter", sweep), uses, {}, body, sources);
     return fillAccDecl(fn, accDecl);
   }
 
@@ -872,16 +884,12 @@ private:
       }
       body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", value);
     }
-    std::vector<RingTable> ring = ringTables(sweep);
-    std::vector<StagedSource> sources = stagedSources(ring, "", 0);
-    std::string fn = rowFunction(
+    std::string fn = ringRowFunction(
         fmt::format("/// Sweep {}, planes scheme: output row (y, z) has all its input planes; "
                     "store it.\n",
                     sweep),
-        fmt::format("sweep{}_finish", sweep),
-        ring.empty() ? " Real *const *acc,"
-                     : " Real *const *acc, [[maybe_unused]] const Real *const *coefs,",
-        uses, outputs, body, ring.empty() ? nullptr : &sources);
+        fmt::format("sweep{}_finish", sweep), uses, outputs, body,
+        stagedSources(ringTables(sweep), "", 0));
     return fillAccDecl(fn, accDecl);
   }
 
