@@ -197,7 +197,6 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   // 1. Generate and compile.
   backend::CpuEmitOptions emit;
   emit.sourcePath = llvm::sys::path::filename(o.sourcePath).str();
-  emit.zPlanes = o.zPlanes;
   auto files = backend::emitCpuKernel(compiled, emit);
   if (!writeFilesAtomically(dir, files)) {
     cleanUp();

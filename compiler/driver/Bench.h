@@ -15,7 +15,6 @@ struct BenchOptions {
   bool search = false;        ///< search tile sizes for blocked and planes
   bool json = false;
   bool keep = false; ///< keep the temporary directory (its path goes to stderr)
-  int zPlanes = 0;   ///< CpuEmitOptions::zPlanes; 0 chooses per stencil
   enum class InPlace { Auto, On, Off } inPlace = InPlace::Auto;
 };
 

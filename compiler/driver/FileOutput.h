@@ -1,7 +1,7 @@
 //===- FileOutput.h - Write generated files all or nothing -----------------===//
 #pragma once
 
-#include "backends/cpu/CpuEmitter.h"
+#include "backends/GeneratedFile.h"
 
 #include <string>
 #include <vector>

@@ -104,8 +104,8 @@ llvm::cl::opt<int>
     zPlanes("z-planes",
             llvm::cl::desc("Output planes the CPU naive and blocked variants compute per x loop "
                            "(3D; default: chosen per stencil)"),
-            llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::sub(genCommand),
-            llvm::cl::sub(benchCommand));
+            llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::sub(checkCommand),
+            llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
 
 llvm::cl::opt<std::string> outputDir("o", llvm::cl::desc("Directory for the generated files"),
                                      llvm::cl::value_desc("dir"), llvm::cl::Required,
@@ -172,6 +172,7 @@ std::unique_ptr<driver::LoadedModule> loadModule(const std::string &path) {
     options.elemType =
         elemTypeOverride == ElemTypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
   options.pipeline.forceSplit = forceSplit;
+  options.pipeline.zPlanes = zPlanes;
   options.pipeline.dumpAfter.assign(dumpAfter.begin(), dumpAfter.end());
   std::string error;
   auto target = makePlanTarget(planTarget, benchCommand ? int(benchNd) : int(planNd), onChipBudget,
@@ -287,7 +288,6 @@ int runGen() {
         backend::CpuEmitOptions options;
         options.kernelName = kernelName;
         options.sourcePath = llvm::sys::path::filename(path).str();
-        options.zPlanes = zPlanes;
         generated = backend::emitCpuKernel(c, options);
       }
       for (backend::GeneratedFile &f : generated)
@@ -339,7 +339,6 @@ int runBenchCommand() {
   o.search = benchSearch;
   o.json = benchJson;
   o.keep = benchKeep;
-  o.zPlanes = zPlanes;
   o.inPlace = benchInPlace;
   if (o.nd < 1 || o.repeats < 1) {
     llvm::WithColor::error(llvm::errs(), "stencilc") << "--nd and --repeats must be positive\n";

@@ -130,6 +130,23 @@ const std::vector<Pass> &passes() {
        [](const CompiledStencil &c, const PipelineOptions &options, llvm::raw_ostream &os) {
          explainPlan(*c.stencil, options.target, c.planReport, os);
        }},
+      {"sweep-plan",
+       [](CompiledStencil &c, const PipelineOptions &options, DiagnosticEngine &) {
+         c.sweepPlan =
+             planSweeps(*c.stencil, c.linear, c.decomposition, options.target, options.zPlanes);
+         return true;
+       },
+       [](const CompiledStencil &c, llvm::raw_ostream &os) {
+         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printDecomposition(*c.stencil, c.linear, c.decomposition, os);
+         printSweepPlan(*c.stencil, c.linear, c.sweepPlan, os);
+       },
+       [](const CompiledStencil &c, std::vector<std::string> &problems) {
+         return verifySweepPlan(*c.stencil, c.linear, c.decomposition, c.sweepPlan, problems);
+       },
+       [](const CompiledStencil &c, const PipelineOptions &, llvm::raw_ostream &os) {
+         explainSweepPlan(*c.stencil, c.sweepPlan, os);
+       }},
   };
   return list;
 }
@@ -150,7 +167,7 @@ std::optional<std::vector<CompiledStencil>>
 runPipeline(const ir::Module &module, DiagnosticEngine &diag, const PipelineOptions &options) {
   std::vector<CompiledStencil> compiled;
   for (const ir::Stencil &stencil : module.stencils)
-    compiled.push_back({&stencil, {}, {}, {}, {}});
+    compiled.push_back({&stencil, {}, {}, {}, {}, {}});
 
   for (const Pass &pass : passes()) {
     bool dump = llvm::is_contained(options.dumpAfter, pass.name);

@@ -11,6 +11,8 @@
 //               z-marching schemes (PlanePlan.h)
 //   decompose   sub-stencil sweeps and table placements by the cost model of
 //               the planner (Planner.h), or as the user forces them
+//   sweep-plan  what each kernel of each sweep keeps where, for the CPU and the
+//               GPU printers (SweepPlan.h)
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,6 +22,7 @@
 #include "passes/LinearForm.h"
 #include "passes/PlanePlan.h"
 #include "passes/Planner.h"
+#include "passes/SweepPlan.h"
 #include "support/Diagnostics.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -37,6 +40,7 @@ struct CompiledStencil {
   PlanePlan planePlan;         ///< set by `plane-plan`
   Decomposition decomposition; ///< set by `decompose`
   PlanReport planReport;       ///< what `decompose` weighed to choose `decomposition`
+  SweepPlan sweepPlan;         ///< set by `sweep-plan`
 };
 
 struct PipelineOptions {
@@ -49,6 +53,9 @@ struct PipelineOptions {
   std::optional<TableSpace> forceTableSpace;
   /// What the decomposition planner plans for.
   PlanTarget target;
+  /// Output planes per x loop of the CPU naive and blocked kernels (--z-planes);
+  /// 0 lets `sweep-plan` choose.
+  int zPlanes = 0;
   /// When set, each pass says here what it decided and why (--explain).
   llvm::raw_ostream *explainStream = nullptr;
 };

@@ -89,6 +89,8 @@ TEST(CudaEmitter, TableRowsGoWhereTheDecompositionPutsThem) {
   sweep.tableSpace.assign(1, {});
   for (size_t i = 0; i < sweep.groups[0].size(); ++i)
     sweep.tableSpace[0].push_back(i % 2 ? TableSpace::ReadOnly : TableSpace::Shared);
+  // The sweep plan places the rows as the decomposition says: plan again.
+  c.sweepPlan = planSweeps(*c.stencil, c.linear, c.decomposition, PlanTarget{}, 0);
   std::string cu = cudaSource(c);
   EXPECT_EQ(cu.find("kStageAuto ?"), std::string::npos) << "no row was left to the backend";
   EXPECT_GT(count(cu, "stageRow(C_staged"), 0);

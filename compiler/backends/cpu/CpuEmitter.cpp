@@ -32,20 +32,12 @@ namespace {
 using ir::FieldRole;
 using ir::Offset;
 
-// Default tile sizes; `stencilc bench --search` finds better ones per machine.
-constexpr int kBlockedY = 16, kBlockedZ = 16;
-constexpr int kPlanesY = 16, kPlanesZ = 64;
-// With staged table coefficients the planes ring holds ~20 coefficients per
-// point as well: 4 rows keep it in L2 (ete73 at 256^3: 0.143 s per step at
-// by = 4, 0.153 at 8, 0.20 at 16; one thread).
-constexpr int kPlanesStagedY = 4;
-
 /// The pieces of one update that a row body evaluates.
 struct RowItem {
   int update = 0;
   std::vector<int> groups; ///< coefficient groups, each restricted to `dz` if set
   bool pointwise = false;  ///< add the update's pointwise part
-  /// Leave out the factors every group shares (UpdateSplit::sharedFactors): the
+  /// Leave out the factors every group shares (SweepUpdate::sharedFactors): the
   /// planes scheme applies them once, when the row is finished.
   bool withoutSharedFactors = false;
 };
@@ -53,12 +45,6 @@ struct RowItem {
 /// Rows of a table's staging buffer per output plane: rt::loadColumns writes
 /// whole blocks of 4 or 8 rows.
 int stagedRows(const ir::Table &table) { return (table.rows + 7) / 8 * 8; }
-
-/// A table (read through one index field) whose coefficients the planes
-/// scheme stages once per output row: rows [begin, rows) of each point.
-struct RingTable {
-  int table, index, begin, rows;
-};
 
 /// Where a planes-scheme function finds the coefficients staged for it: the
 /// buffer `pointer` (an expression over the function's parameters), `rows`
@@ -205,11 +191,9 @@ private:
 class CpuEmitter {
 public:
   CpuEmitter(const CompiledStencil &c, const CpuEmitOptions &options)
-      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), names_(s_),
-        kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
-        zPlanes_(s_.dims != 3          ? 1
-                 : options.zPlanes > 0 ? options.zPlanes
-                                       : defaultZPlanes()),
+      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), plan_(c.sweepPlan.cpu),
+        names_(s_), kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
+        zPlanes_(plan_.zPlanes),
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {}
 
   std::vector<GeneratedFile> emit() {
@@ -547,27 +531,6 @@ private:
 
   int paddedRows(int table) const { return stagedRows(s_.tables[table]); }
 
-  /// Does any sweep's planes scheme stage table coefficients per output row?
-  bool stagesTables() const {
-    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
-      if (accumulatedOutputs(int(sweep)) && !accumulatedPlanes(int(sweep)).empty() &&
-          !ringTables(int(sweep)).empty())
-        return true;
-    return false;
-  }
-
-  /// Output planes per x loop when the user does not say: three, unless the
-  /// coefficients staged per plane crowd the registers. Measured at 256^3 on
-  /// an AVX-512 Xeon (docs/PERFORMANCE.md): acoustic_iso8 (no table) gains
-  /// 1.45x with three planes and ete37 (12 staged rows) 1.1x, while ete73
-  /// (20 rows) is 1.06x faster with two and 1.1x slower with three than with one.
-  int defaultZPlanes() const {
-    int staged = 0;
-    for (const ir::Table &t : s_.tables)
-      staged += (t.rows + 3) / 4 * 4;
-    return std::clamp(48 / std::max(staged, 1), 1, 3);
-  }
-
   static std::string indentBody(const std::string &body) {
     std::string out;
     size_t start = 0;
@@ -578,66 +541,6 @@ private:
       start = end == std::string::npos ? body.size() : end + 1;
     }
     return out;
-  }
-
-  /// The groups of one update that a sweep evaluates, split into those
-  /// accumulated over the planes and those applied when the point is stored.
-  struct UpdateSplit {
-    int update = 0;
-    std::vector<int> accumulated, atStore;
-    int slot = -1; ///< index of its partial sums in the planes ring, or -1 if none
-    /// Every accumulated group has the same coefficient factors (acoustic's
-    /// v * v * dt^2/h^2): the partial sums leave them out and the finish step
-    /// multiplies once, instead of every input plane loading them again.
-    bool sharedFactors = false;
-  };
-
-  /// Sets split.sharedFactors when the groups with points off the output's
-  /// plane all have the same (non-empty) factors; the other accumulated groups,
-  /// which then lie on the output's plane only (acoustic's 2 * u), move to the
-  /// finish step, where the output's plane is read anyway.
-  static void shareFactors(const LinearForm &form, UpdateSplit &split) {
-    std::vector<std::vector<int>> partitions = partitionGroupsByFactors(form, split.accumulated);
-    auto offPlane = [&](const std::vector<int> &partition) {
-      for (int g : partition)
-        for (int t : form.groups[g].terms)
-          if (form.terms[t].offset[2] != 0)
-            return true;
-      return false;
-    };
-    int shared = -1;
-    for (size_t p = 0; p < partitions.size(); ++p)
-      if (offPlane(partitions[p])) {
-        if (shared >= 0)
-          return; // two factor lists span planes
-        shared = int(p);
-      }
-    if (shared < 0 || form.terms[form.groups[partitions[shared][0]].terms[0]].factors.empty())
-      return;
-    split.sharedFactors = true;
-    split.accumulated = partitions[shared];
-    std::sort(split.accumulated.begin(), split.accumulated.end());
-    for (size_t p = 0; p < partitions.size(); ++p)
-      if (int(p) != shared)
-        split.atStore.insert(split.atStore.end(), partitions[p].begin(), partitions[p].end());
-    std::sort(split.atStore.begin(), split.atStore.end());
-  }
-
-  std::vector<UpdateSplit> splitSweep(int sweep) const {
-    std::vector<UpdateSplit> splits;
-    int slots = 0;
-    for (size_t u = 0; u < linear_.updates.size(); ++u) {
-      const LinearForm &form = linear_.updates[u];
-      UpdateSplit split;
-      split.update = int(u);
-      for (int g : decomposition_.sweeps[sweep].groups[u])
-        (isCentreOnlyGroup(form, form.groups[g]) ? split.atStore : split.accumulated).push_back(g);
-      shareFactors(form, split);
-      if (!split.accumulated.empty())
-        split.slot = slots++;
-      splits.push_back(std::move(split));
-    }
-    return splits;
   }
 
   /// Every group of a sweep at the points of output row (y, z), or with
@@ -693,44 +596,18 @@ private:
     return fn.replace(at, std::string("@ACC_DECL@").size(), decl);
   }
 
-  /// Planes on which sweep `sweep` accumulates anything, ascending.
-  std::vector<int> accumulatedPlanes(int sweep) const {
-    std::set<int> planes;
-    for (const UpdateSplit &split : splitSweep(sweep)) {
-      const LinearForm &form = linear_.updates[split.update];
-      for (int g : split.accumulated)
-        for (int t : form.groups[g].terms)
-          planes.insert(form.terms[t].offset[2]);
-    }
-    return {planes.begin(), planes.end()};
-  }
-
   static std::string planeSuffix(int dz) {
     return dz < 0 ? fmt::format("m{}", -dz) : fmt::format("p{}", dz);
   }
 
-  /// The table coefficients a planes sweep stages once per output row, with
-  /// the rows staged per point ([0, rows): loadColumns blocks, by absolute row).
-  std::vector<RingTable> ringTables(int sweep) const {
-    BodyUses uses(s_, names_);
-    for (const UpdateSplit &split : splitSweep(sweep)) {
-      sumStatements(uses, RowItem{split.update, split.accumulated, false}, std::nullopt, "s", true);
-      sumStatements(uses, RowItem{split.update, split.atStore, false}, std::nullopt, "s", true);
-    }
-    std::vector<RingTable> ring;
-    for (const auto &[table, index] : uses.columns())
-      ring.push_back({table, index, uses.rowBlocks(table).first, uses.rowBlocks(table).second});
-    return ring;
-  }
-
   /// The staged coefficients of one output row as a function reads them:
   /// table i of `ring` from coefs[first + i], named by its column and `suffix`.
-  std::vector<StagedSource> stagedSources(const std::vector<RingTable> &ring,
+  std::vector<StagedSource> stagedSources(const std::vector<StagedTable> &ring,
                                           const std::string &suffix, int first) const {
     std::vector<StagedSource> sources;
     for (size_t i = 0; i < ring.size(); ++i)
       sources.push_back({names_.tableColumn(ring[i].table, ring[i].index) + suffix,
-                         fmt::format("coefs[{}]", first + int(i)), ring[i].rows});
+                         fmt::format("coefs[{}]", first + int(i)), ring[i].endRow});
     return sources;
   }
 
@@ -753,7 +630,7 @@ private:
 
   /// Stages the coefficients of output row (y, z) for all the planes that add to it.
   std::string planeStage(int sweep) const {
-    std::vector<RingTable> ring = ringTables(sweep);
+    const std::vector<StagedTable> &ring = plan_.sweeps[sweep].stagedTables;
     std::string out = fmt::format(
         "/// Sweep {0}, planes scheme: stages the table coefficients of output row (y, z) once "
         "for all\n/// the input planes that add to it (instead of once per plane).\n"
@@ -762,7 +639,7 @@ private:
         "  const std::ptrdiff_t nx = args.extent.nx;\n",
         sweep);
     std::set<int> indexFields;
-    for (const RingTable &r : ring)
+    for (const StagedTable &r : ring)
       if (indexFields.insert(r.index).second)
         out += fmt::format("  const {} *{} = args.{}.row(y, z);\n",
                            fieldElementType(s_.fields[r.index]), names_.field(r.index),
@@ -773,8 +650,8 @@ private:
     for (size_t i = 0; i < ring.size(); ++i)
       out += fmt::format("    rt::loadColumns<kW>(tables.{}, {} + x0, n, {}, {}, coefs[{}] + x0 * "
                          "{});\n",
-                         names_.table(ring[i].table), names_.field(ring[i].index), ring[i].begin,
-                         ring[i].rows, i, ring[i].rows);
+                         names_.table(ring[i].table), names_.field(ring[i].index), ring[i].beginRow,
+                         ring[i].endRow, i, ring[i].endRow);
     out += "  }\n}\n\n";
     return out;
   }
@@ -783,7 +660,7 @@ private:
   std::string planeAccumulate(int sweep, int dz) const {
     BodyUses uses(s_, names_);
     std::string body, accDecl;
-    for (const UpdateSplit &split : splitSweep(sweep)) {
+    for (const SweepUpdate &split : plan_.sweeps[sweep].updates) {
       const LinearForm &form = linear_.updates[split.update];
       std::vector<int> touching = groupsTouching(form, split.accumulated, dz);
       if (touching.empty())
@@ -799,7 +676,7 @@ private:
         sweep, dz);
     std::string fn =
         ringRowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)), uses, {},
-                        body, stagedSources(ringTables(sweep), "", 0));
+                        body, stagedSources(plan_.sweeps[sweep].stagedTables, "", 0));
     return fillAccDecl(fn, accDecl);
   }
 
@@ -810,9 +687,9 @@ private:
   /// load it once per output. Reads stay relative to the input row.
   std::string planeScatter(int sweep) const {
     BodyUses uses(s_, names_);
-    std::vector<int> planes = accumulatedPlanes(sweep);
-    std::vector<RingTable> ring = ringTables(sweep);
-    const int outputs = accumulatedOutputs(sweep);
+    const std::vector<int> &planes = plan_.sweeps[sweep].accumulatedPlanes;
+    const std::vector<StagedTable> &ring = plan_.sweeps[sweep].stagedTables;
+    const int outputs = plan_.sweeps[sweep].accumulatingOutputs;
     std::string body, accDecl;
     std::vector<StagedSource> sources;
     for (size_t i = 0; i < planes.size(); ++i) {
@@ -822,7 +699,7 @@ private:
       std::vector<StagedSource> mine = stagedSources(ring, suffix, int(i * ring.size()));
       sources.insert(sources.end(), mine.begin(), mine.end());
       std::string part;
-      for (const UpdateSplit &split : splitSweep(sweep)) {
+      for (const SweepUpdate &split : plan_.sweeps[sweep].updates) {
         const LinearForm &form = linear_.updates[split.update];
         std::vector<int> touching = groupsTouching(form, split.accumulated, dz);
         if (touching.empty())
@@ -858,7 +735,7 @@ private:
     BodyUses uses(s_, names_);
     std::set<int> outputs;
     std::string body, accDecl;
-    for (const UpdateSplit &split : splitSweep(sweep)) {
+    for (const SweepUpdate &split : plan_.sweeps[sweep].updates) {
       const LinearForm &form = linear_.updates[split.update];
       int out = form.output;
       outputs.insert(out);
@@ -889,15 +766,8 @@ private:
                     "store it.\n",
                     sweep),
         fmt::format("sweep{}_finish", sweep), uses, outputs, body,
-        stagedSources(ringTables(sweep), "", 0));
+        stagedSources(plan_.sweeps[sweep].stagedTables, "", 0));
     return fillAccDecl(fn, accDecl);
-  }
-
-  int accumulatedOutputs(int sweep) const {
-    int n = 0;
-    for (const UpdateSplit &split : splitSweep(sweep))
-      n += split.slot >= 0;
-    return n;
   }
 
   std::string sweepDrivers(int sweep) const {
@@ -961,9 +831,10 @@ void sweep{0}_blocked(const Args &args, const Tables &tables, int by, int bz) {{
 
 )",
                          sweep);
-    std::vector<int> planes = accumulatedPlanes(sweep);
-    int outputs = accumulatedOutputs(sweep);
-    if (planes.empty() || outputs == 0) {
+    const CpuSweepPlan &plan = plan_.sweeps[sweep];
+    const std::vector<int> &planes = plan.accumulatedPlanes;
+    const int outputs = plan.accumulatingOutputs;
+    if (!plan.accumulates()) {
       // Nothing to accumulate (e.g. a sweep of centre-only groups): store directly.
       out += fmt::format(
           R"(/// Sweep {0}, planes: nothing spans planes in this sweep; stores row by row.
@@ -976,7 +847,7 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
       return out;
     }
     int dzMin = planes.front(), dzMax = planes.back();
-    std::vector<RingTable> ring = ringTables(sweep);
+    const std::vector<StagedTable> &ring = plan.stagedTables;
     const std::string coefArg = ring.empty() ? "" : ", coefSlot(zo, y)";
     std::string calls, dzList;
     for (int dz : planes)
@@ -1000,8 +871,8 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
     std::string ringDecl, ringSlot, finishCoefs;
     if (!ring.empty()) {
       int rows = 0;
-      for (const RingTable &r : ring)
-        rows = std::max(rows, r.rows);
+      for (const StagedTable &r : ring)
+        rows = std::max(rows, r.endRow);
       ringDecl = fmt::format(
           "    // The staged coefficients of the same rows: [table][ring plane][row in tile][x / "
           "kW]"
@@ -1098,16 +969,17 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
           "//===-- Sweep {}: {} {}\n\n", sweep, decomposition_.sweeps[sweep].reason,
           std::string(std::max<int>(0, 60 - int(decomposition_.sweeps[sweep].reason.size())), '-') +
               "===//");
+      const CpuSweepPlan &plan = plan_.sweeps[sweep];
       out += naiveRow(int(sweep), 1);
       if (zPlanes_ > 1)
         out += naiveRow(int(sweep), zPlanes_);
-      for (int dz : accumulatedPlanes(int(sweep)))
-        if (accumulatedOutputs(int(sweep)))
+      if (plan.accumulates())
+        for (int dz : plan.accumulatedPlanes)
           out += planeAccumulate(int(sweep), dz);
-      if (accumulatedPlanes(int(sweep)).size() > 1 && accumulatedOutputs(int(sweep)))
+      if (plan.accumulates() && plan.accumulatedPlanes.size() > 1)
         out += planeScatter(int(sweep));
-      if (!accumulatedPlanes(int(sweep)).empty() && accumulatedOutputs(int(sweep))) {
-        if (!ringTables(int(sweep)).empty())
+      if (plan.accumulates()) {
+        if (!plan.stagedTables.empty())
           out += planeStage(int(sweep));
         out += planeFinish(int(sweep));
       }
@@ -1162,11 +1034,9 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
       const char *suffix;
       int blockY, blockZ; ///< default tiles, or 0 for untiled
     };
-    const Case cases[] = {
-        {"Naive", "naive", 0, 0},
-        // A whole number of zPlanes_-plane x loops per tile: no one-plane remainder loops.
-        {"Blocked", "blocked", kBlockedY, std::max(kBlockedZ / zPlanes_, 1) * zPlanes_},
-        {"Planes", "planes", stagesTables() ? kPlanesStagedY : kPlanesY, kPlanesZ}};
+    const Case cases[] = {{"Naive", "naive", 0, 0},
+                          {"Blocked", "blocked", plan_.blockedTile.y, plan_.blockedTile.z},
+                          {"Planes", "planes", plan_.planesTile.y, plan_.planesTile.z}};
     std::string out =
         "  const int ny = a.extent.ny, nz = a.extent.nz;\n  switch (options.variant) {\n";
     for (const Case &c : cases) {
@@ -1188,6 +1058,7 @@ void sweep{0}_planes(const Args &args, const Tables &tables, int by, int bz) {{
   const ir::Stencil &s_;
   const LinearStencil &linear_;
   const Decomposition &decomposition_;
+  const CpuSchedule &plan_;
   KernelNames names_;
   std::string kernel_;
   int zPlanes_; ///< output planes per x loop in naive and blocked

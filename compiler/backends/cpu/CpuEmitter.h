@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "backends/GeneratedFile.h"
 #include "passes/Pipeline.h"
 
 #include <string>
@@ -15,21 +16,11 @@
 
 namespace stencilc::backend {
 
-struct GeneratedFile {
-  std::string name; ///< file name, no directory
-  std::string text;
-};
-
 struct CpuEmitOptions {
   /// C++ namespace and file stem; the stencil's name when empty.
   std::string kernelName;
   /// Shown in the generated files' header comment.
   std::string sourcePath;
-  /// Output planes that naive and blocked compute per x loop (3D only): the
-  /// outputs share their off-plane points, which then come from L1 once
-  /// instead of from L2 once per output (docs/PERFORMANCE.md). 0 chooses
-  /// per stencil.
-  int zPlanes = 0;
 };
 
 /// `<kernel>.h` and `<kernel>.cpp` for one compiled stencil.

@@ -51,63 +51,24 @@ std::string plusOffset(int n) {
   return n < 0 ? fmt::format(" - {}", -n) : n > 0 ? fmt::format(" + {}", n) : "";
 }
 
-/// The table rows an expression reads, as (table, row).
-void collectTableRows(const ir::Expr &e, std::set<std::pair<int, int>> &rows) {
-  if (e.kind == ir::Expr::Kind::TableRef)
-    rows.insert({e.id, e.row});
-  for (const ir::ExprPtr &op : e.operands)
-    collectTableRows(*op, rows);
-}
-
-/// What a sweep reads, worked out once for all of its kernels.
-struct SweepPlan {
-  /// Per update: the sweep's groups, split into those that span planes
-  /// (accumulated by planes) and centre-only ones applied when the point is stored.
-  struct Update {
-    int update = 0;
-    std::vector<int> groups, accumulated, atStore;
-  };
-  std::vector<Update> updates;
-
-  /// traditional: fields whose current plane is shared, its halo, and the
-  /// register queue of each (field, dx, dy) column: plane offsets [low, high].
-  std::set<int> tradTiles;
-  int tradRx = 0, tradRy = 0;
-  std::map<std::tuple<int, int, int>, std::pair<int, int>> queues;
-
-  /// planes: fields whose input plane is shared, its halo, and the plane offsets.
-  std::set<int> planeTiles;
-  int planeRx = 0, planeRy = 0;
-  std::vector<int> planeOffsets; ///< dz with accumulated points, ascending
-
-  /// Per table: the rows kept in shared memory (Shared first, then Auto), and
-  /// where each row of the sweep is read from in the planes kernel.
-  std::map<int, std::vector<int>> sharedRows, autoRows;
-  std::map<std::pair<int, int>, RowPlacement> placement;
-
-  bool accumulates() const { return !planeOffsets.empty(); }
-};
-
 class CudaEmitter {
 public:
   CudaEmitter(const CompiledStencil &c, const CudaEmitOptions &options)
-      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), names_(s_),
+      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition),
+        plans_(c.sweepPlan.gpu.sweeps), names_(s_),
         kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
-        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {
-    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
-      plans_.push_back(planSweep(int(sweep)));
-  }
+        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {}
 
   std::vector<CudaSharedFootprint> footprints() const {
     std::vector<CudaSharedFootprint> out;
-    for (const SweepPlan &plan : plans_) {
+    for (const GpuSweepPlan &plan : plans_) {
       CudaSharedFootprint f;
-      f.traditionalPlanes = int(plan.tradTiles.size());
-      f.traditionalRx = plan.tradRx;
-      f.traditionalRy = plan.tradRy;
-      f.planesPlanes = plan.accumulates() ? int(plan.planeTiles.size()) : 0;
-      f.planesRx = plan.planeRx;
-      f.planesRy = plan.planeRy;
+      f.traditionalPlanes = int(plan.traditionalTiles.size());
+      f.traditionalRx = plan.traditionalRx;
+      f.traditionalRy = plan.traditionalRy;
+      f.planesPlanes = plan.accumulates() ? int(plan.planesTiles.size()) : 0;
+      f.planesRx = plan.planesRx;
+      f.planesRy = plan.planesRy;
       for (const auto &[table, rows] : plan.sharedRows)
         f.stagedRows += int(rows.size());
       for (const auto &[table, rows] : plan.autoRows)
@@ -146,100 +107,6 @@ public:
 
 private:
   //===--------------------------------------------------------------------===//
-  // Planning a sweep
-  //===--------------------------------------------------------------------===//
-
-  SweepPlan planSweep(int sweep) const {
-    const SubStencil &sub = decomposition_.sweeps[sweep];
-    SweepPlan plan;
-    std::set<int> planeOffsets;
-    std::map<std::pair<int, int>, TableSpace> rowSpace;
-    for (size_t u = 0; u < linear_.updates.size(); ++u) {
-      const LinearForm &form = linear_.updates[u];
-      SweepPlan::Update update;
-      update.update = int(u);
-      update.groups = sub.groups[u];
-      for (size_t i = 0; i < sub.groups[u].size(); ++i) {
-        int g = sub.groups[u][i];
-        const CoefGroup &group = form.groups[g];
-        bool atStore = isCentreOnlyGroup(form, group);
-        (atStore ? update.atStore : update.accumulated).push_back(g);
-        for (int t : group.terms) {
-          const Term &term = form.terms[t];
-          const Offset &o = term.offset;
-          if (!atStore) {
-            plan.planeTiles.insert(term.field);
-            plan.planeRx = std::max(plan.planeRx, std::abs(o[0]));
-            plan.planeRy = std::max(plan.planeRy, std::abs(o[1]));
-            planeOffsets.insert(o[2]);
-          }
-          if (o[2] == 0 && (o[0] || o[1]))
-            plan.tradTiles.insert(term.field);
-          if (o[2] != 0) {
-            auto [it, fresh] = plan.queues.try_emplace({term.field, o[0], o[1]}, o[2], o[2]);
-            it->second.first = std::min(it->second.first, o[2]);
-            it->second.second = std::max(it->second.second, o[2]);
-          }
-        }
-        // The table rows of the group, with the space the decomposition chose for it.
-        TableSpace space = i < (sub.tableSpace.size() > u ? sub.tableSpace[u].size() : 0)
-                               ? sub.tableSpace[u][i]
-                               : TableSpace::Auto;
-        std::set<std::pair<int, int>> rows;
-        for (int t : group.terms)
-          for (const ir::ExprPtr &factor : form.terms[t].factors)
-            collectTableRows(*factor, rows);
-        for (const auto &row : rows) {
-          auto [it, fresh] = rowSpace.try_emplace(row, space);
-          // A row two groups want in different places goes where it is cheapest to read.
-          if (!fresh && (space == TableSpace::Shared || it->second == TableSpace::Shared))
-            it->second = TableSpace::Shared;
-          else if (!fresh && space == TableSpace::Auto)
-            it->second = TableSpace::Auto;
-        }
-      }
-      plan.updates.push_back(std::move(update));
-    }
-    plan.planeOffsets.assign(planeOffsets.begin(), planeOffsets.end());
-    for (const auto &[row, space] : rowSpace)
-      if (space == TableSpace::Shared)
-        plan.sharedRows[row.first].push_back(row.second);
-    for (const auto &[row, space] : rowSpace)
-      if (space == TableSpace::Auto)
-        plan.autoRows[row.first].push_back(row.second);
-    for (const auto &[row, space] : rowSpace) {
-      RowPlacement place{space, -1};
-      // Slots: a table's Shared rows first, then its Auto rows, each in row order.
-      // The table is copied out: clang before 16 cannot capture a structured binding.
-      const int table = row.first;
-      auto rowsOf = [&](const std::map<int, std::vector<int>> &rows) {
-        auto it = rows.find(table);
-        return it == rows.end() ? std::vector<int>{} : it->second;
-      };
-      std::vector<int> shared = rowsOf(plan.sharedRows), autos = rowsOf(plan.autoRows);
-      if (space == TableSpace::Shared)
-        place.slot = int(std::find(shared.begin(), shared.end(), row.second) - shared.begin());
-      else if (space == TableSpace::Auto)
-        place.slot = int(shared.size() +
-                         (std::find(autos.begin(), autos.end(), row.second) - autos.begin()));
-      plan.placement[row] = place;
-    }
-    // The traditional tiles cover every on-plane read of a tiled field.
-    for (const SweepPlan::Update &update : plan.updates) {
-      const LinearForm &form = linear_.updates[update.update];
-      for (int g : update.groups)
-        for (int t : form.groups[g].terms) {
-          const Term &term = form.terms[t];
-          if (term.offset[2] == 0 && plan.tradTiles.count(term.field)) {
-            plan.tradRx = std::max(plan.tradRx, std::abs(term.offset[0]));
-            plan.tradRy = std::max(plan.tradRy, std::abs(term.offset[1]));
-          }
-        }
-    }
-    return plan;
-  }
-
-  //===--------------------------------------------------------------------===//
   // Declarations
   //===--------------------------------------------------------------------===//
 
@@ -264,7 +131,7 @@ private:
       d += fmt::format("; {}", sweep.reason);
     d += ".\n";
     for (size_t sweep = 0; sweep < plans_.size(); ++sweep) {
-      const SweepPlan &plan = plans_[sweep];
+      const GpuSweepPlan &plan = plans_[sweep];
       int shared = 0, autos = 0, others = int(plan.placement.size());
       for (const auto &[table, rows] : plan.sharedRows)
         shared += int(rows.size());
@@ -274,10 +141,11 @@ private:
       d += fmt::format("// Sweep {}: traditional keeps {} shared plane{} and {} register queue{} "
                        "({} values); planes keeps {} shared plane{} and {} partial sum{} per "
                        "output",
-                       sweep, plan.tradTiles.size(), plan.tradTiles.size() == 1 ? "" : "s",
-                       plan.queues.size(), plan.queues.size() == 1 ? "" : "s", queueValues(plan),
-                       plan.planeTiles.size(), plan.planeTiles.size() == 1 ? "" : "s",
-                       ringSize(plan), ringSize(plan) == 1 ? "" : "s");
+                       sweep, plan.traditionalTiles.size(),
+                       plan.traditionalTiles.size() == 1 ? "" : "s", plan.queues.size(),
+                       plan.queues.size() == 1 ? "" : "s", plan.queueValues(),
+                       plan.planesTiles.size(), plan.planesTiles.size() == 1 ? "" : "s",
+                       plan.ringSize(), plan.ringSize() == 1 ? "" : "s");
       if (!plan.placement.empty())
         d += fmt::format(";\n//   table rows in shared memory: {} always, {} if they fit the "
                          "budget (else read-only), {} read-only or global",
@@ -288,17 +156,6 @@ private:
          "(2.5D\n// blocking), planes (one-to-multi partial sums); traditional and planes march "
          "nw planes per block.\n";
     return d;
-  }
-
-  static int queueValues(const SweepPlan &plan) {
-    int n = 0;
-    for (const auto &[column, range] : plan.queues)
-      n += range.second - range.first + 1;
-    return n;
-  }
-
-  static int ringSize(const SweepPlan &plan) {
-    return plan.accumulates() ? plan.planeOffsets.back() - plan.planeOffsets.front() + 1 : 0;
   }
 
   std::string fieldComment(const ir::Field &f) const {
@@ -362,7 +219,7 @@ private:
                         const std::string &indent) const {
     PointScope scope(s_, names_, style);
     std::string body;
-    for (const SweepPlan::Update &update : plans_[sweep].updates) {
+    for (const SweepUpdate &update : plans_[sweep].updates) {
       bool pointwise = sweep == 0;
       if (update.groups.empty() && !pointwise)
         continue; // nothing of this update in a later sweep
@@ -457,7 +314,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args a
   }
 
   std::string traditionalKernel(int sweep) const {
-    const SweepPlan &plan = plans_[sweep];
+    const GpuSweepPlan &plan = plans_[sweep];
     std::string queues, prime, shifts;
     for (const auto &[column, range] : plan.queues) {
       auto [field, dx, dy] = column;
@@ -482,7 +339,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args a
     style.restrictPointers = true;
     style.rowPlacement = [](int, int) { return RowPlacement{TableSpace::ReadOnly, -1}; };
     style.onChip = [this, &plan](int field, const Offset &o) -> std::optional<std::string> {
-      if (o[2] == 0 && plan.tradTiles.count(field))
+      if (o[2] == 0 && plan.traditionalTiles.count(field))
         return tileRead(field, o);
       if (o[2] != 0) {
         auto it = plan.queues.find({field, o[0], o[1]});
@@ -501,9 +358,9 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(cons
   constexpr int kRx = {1}, kRy = {2}; // halo of the shared planes
   const ZMarch m = zMarch(args.extent, nw, kRx, kRy);
 )",
-        sweep, plan.tradRx, plan.tradRy);
-    out += tileDeclarations(plan.tradTiles, "shared");
-    if (plan.tradTiles.empty())
+        sweep, plan.traditionalRx, plan.traditionalRy);
+    out += tileDeclarations(plan.traditionalTiles, "shared");
+    if (plan.traditionalTiles.empty())
       out += "  (void)shared; // no field is read off-centre on the current plane\n";
     if (!queues.empty()) {
       out += "  // Register queues: entry k of a column holds the plane given first, plus k.\n";
@@ -514,7 +371,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(cons
     }
     out += "  for (int z = m.z0; z < m.z1; ++z) {\n"
            "    __syncthreads(); // the block is done with the previous plane\n";
-    out += tileLoads(plan.tradTiles, "z", "    ");
+    out += tileLoads(plan.traditionalTiles, "z", "    ");
     if (!shifts.empty())
       out += "    if (m.active) {\n" + shifts + "    }\n";
     out += "    __syncthreads(); // plane z is in\n"
@@ -527,7 +384,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(cons
   std::string accName(int output) const { return names_.acc(output); }
 
   std::string planesKernel(int sweep) const {
-    const SweepPlan &plan = plans_[sweep];
+    const GpuSweepPlan &plan = plans_[sweep];
     const int dzMin = plan.planeOffsets.front(), dzMax = plan.planeOffsets.back();
     std::string out = fmt::format(
         R"(/// Sweep {0}, planes (one-to-multi): a 2D block marches the input planes of nw output
@@ -544,7 +401,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
   constexpr int kDzMin = {3}, kDzMax = {4}; // plane offsets of the accumulated points
   const ZMarch m = zMarch(args.extent, nw, kRx, kRy);
 )",
-        sweep, plan.planeRx, plan.planeRy, dzMin, dzMax);
+        sweep, plan.planesRx, plan.planesRy, dzMin, dzMax);
     // Shared memory: each table's staged rows ([slot][column]), then the planes.
     std::string next = "shared";
     std::string staging;
@@ -573,17 +430,17 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
         staging += "  }\n";
       }
     }
-    out += tileDeclarations(plan.planeTiles, next);
+    out += tileDeclarations(plan.planesTiles, next);
     if (!staging.empty())
       out += "  // The first barrier of the march below also waits for these rows.\n" + staging;
     out += "  // Partial sums: entry k belongs to output plane zi - kDzMax + k.\n";
-    for (const SweepPlan::Update &update : plan.updates)
+    for (const SweepUpdate &update : plan.updates)
       if (!update.accumulated.empty())
         out += fmt::format("  Real {}[kDzMax - kDzMin + 1] = {{}};\n",
                            accName(linear_.updates[update.update].output));
     out += "  for (int zi = m.z0 + kDzMin; zi < m.z1 + kDzMax; ++zi) {\n"
            "    __syncthreads(); // the block is done with the previous planes\n";
-    out += tileLoads(plan.planeTiles, "zi", "    ");
+    out += tileLoads(plan.planesTiles, "zi", "    ");
     out += "    __syncthreads(); // plane zi is in\n    if (m.active) {\n";
 
     ReadStyle accumulate;
@@ -599,7 +456,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
     for (int dz : plan.planeOffsets) {
       PointScope scope(s_, names_, accumulate);
       std::string body;
-      for (const SweepPlan::Update &update : plan.updates) {
+      for (const SweepUpdate &update : plan.updates) {
         const LinearForm &form = linear_.updates[update.update];
         std::vector<int> touching;
         for (int g : update.accumulated)
@@ -621,7 +478,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
     store.onChip = nullptr;
     PointScope scope(s_, names_, store);
     std::string body;
-    for (const SweepPlan::Update &update : plan.updates) {
+    for (const SweepUpdate &update : plan.updates) {
       bool pointwise = sweep == 0;
       if (update.groups.empty() && !pointwise)
         continue;
@@ -639,7 +496,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
     out += "      // Output plane zo = zi - kDzMax has all its input planes: store it.\n"
            "      if (const int zo = zi - kDzMax; zo >= m.z0) {\n";
     out += scope.prologue("m.x", "m.y", "zo", "        ") + body + "      }\n    }\n";
-    for (const SweepPlan::Update &update : plan.updates)
+    for (const SweepUpdate &update : plan.updates)
       if (!update.accumulated.empty())
         out += fmt::format("    shiftIn({}, Real(0));\n",
                            accName(linear_.updates[update.update].output));
@@ -652,8 +509,9 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
   //===--------------------------------------------------------------------===//
 
   std::string launcher(int sweep) const {
-    const SweepPlan &plan = plans_[sweep];
-    std::string out = fmt::format(R"(/// Sweep {0} with the chosen variant, on the launch's stream.
+    const GpuSweepPlan &plan = plans_[sweep];
+    std::string out =
+        fmt::format(R"(/// Sweep {0} with the chosen variant, on the launch's stream.
 void launchSweep{0}(const Args &a, const Launch &l) {{
   switch (l.variant) {{
   case Variant::Gmem:
@@ -671,7 +529,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
   }}
   case Variant::Planes: {{
 )",
-                                  sweep, plan.tradTiles.size(), plan.tradRx, plan.tradRy);
+                    sweep, plan.traditionalTiles.size(), plan.traditionalRx, plan.traditionalRy);
     if (!plan.accumulates()) {
       out += "    // Nothing in this sweep spans planes: one thread per point does it.\n";
       out += fmt::format(
@@ -688,11 +546,11 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
       autoRows += fmt::format("{}sizeof(Real) * {} * std::size_t(a.{}.cols)",
                               autoRows.empty() ? "" : " + ", rows.size(), names_.table(table));
     out +=
-        fmt::format("    // {} shared plane{}{}.\n", plan.planeTiles.size(),
-                    plan.planeTiles.size() == 1 ? "" : "s",
+        fmt::format("    // {} shared plane{}{}.\n", plan.planesTiles.size(),
+                    plan.planesTiles.size() == 1 ? "" : "s",
                     fixedRows.empty() ? "" : " and the table rows the plan put in shared memory");
     out += fmt::format("    const std::size_t fixed = {} * l.tileBytes({}, {}){};\n",
-                       plan.planeTiles.size(), plan.planeRx, plan.planeRy, fixedRows);
+                       plan.planesTiles.size(), plan.planesRx, plan.planesRy, fixedRows);
     if (!autoRows.empty()) {
       out += fmt::format(
           "    // The rows left to the backend go to shared memory if they fit the budget.\n"
@@ -782,10 +640,10 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
   const ir::Stencil &s_;
   const LinearStencil &linear_;
   const Decomposition &decomposition_;
+  const std::vector<GpuSweepPlan> &plans_;
   KernelNames names_;
   std::string kernel_;
   std::string source_;
-  std::vector<SweepPlan> plans_;
 };
 
 } // namespace

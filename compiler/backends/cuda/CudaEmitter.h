@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "backends/cpu/CpuEmitter.h"
+#include "backends/GeneratedFile.h"
 #include "passes/Pipeline.h"
 
 #include <string>

@@ -12,8 +12,8 @@
 
 #include "backends/CExpr.h"
 #include "backends/KernelNames.h"
-#include "passes/Decompose.h"
 #include "passes/LinearForm.h"
+#include "passes/SweepPlan.h"
 
 #include <functional>
 #include <map>
@@ -23,13 +23,6 @@
 #include <vector>
 
 namespace stencilc::backend {
-
-/// Where a kernel reads table row `row` of a table from, and its slot among the rows the
-/// block staged in shared memory (Shared and Auto only).
-struct RowPlacement {
-  TableSpace space = TableSpace::Global;
-  int slot = -1;
-};
 
 struct ReadStyle {
   /// `in` and `index` fields through the read-only cache (__ldg).

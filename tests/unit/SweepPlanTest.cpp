@@ -1,0 +1,117 @@
+//===- SweepPlanTest.cpp - The sweep plan of the shipped examples ----------===//
+//
+// The sweep plan decides what each kernel keeps where; these tests check its
+// structure for stencils whose plans are easy to derive by hand: acoustic
+// (one factor list spans planes, so it is applied once, at the store), ETE-37
+// (one table staged per output row) and ETE-73 on the GPU (17 register-queue
+// columns). docs/DESIGN.md "sweep-plan" describes the decisions.
+//
+//===----------------------------------------------------------------------===//
+#include "PlanTestSupport.h"
+
+#include "passes/SweepPlan.h"
+
+#include <gtest/gtest.h>
+
+using namespace stencilc;
+using stencilc::testing::compileExample;
+
+namespace {
+
+std::vector<int> range(int lo, int hi) {
+  std::vector<int> r;
+  for (int i = lo; i <= hi; ++i)
+    r.push_back(i);
+  return r;
+}
+
+TEST(SweepPlanTest, AcousticAppliesItsSharedFactorsOnceAtTheStore) {
+  auto ex = compileExample("acoustic_iso8");
+  const CpuSchedule &cpu = ex.only().sweepPlan.cpu;
+  ASSERT_EQ(cpu.sweeps.size(), 1u);
+  const SweepUpdate &u = cpu.sweeps[0].updates.at(0);
+  EXPECT_TRUE(u.sharedFactors);
+  EXPECT_EQ(u.slot, 0);
+  // The Laplacian's groups accumulate; -u_prev (g0) and 2 * u (g5) wait for the store.
+  EXPECT_EQ(u.atStore, (std::vector<int>{0, 5}));
+  EXPECT_EQ(cpu.sweeps[0].accumulatedPlanes, range(-4, 4));
+  EXPECT_TRUE(cpu.sweeps[0].stagedTables.empty());
+  // No table: the planes tile stays 16 rows deep; three planes per x loop.
+  EXPECT_EQ(cpu.zPlanes, 3);
+  EXPECT_EQ(cpu.planesTile.y, 16);
+  EXPECT_EQ(cpu.blockedTile.z % cpu.zPlanes, 0);
+  // The GPU keeps 2 * u in the partial sums: only centre-only groups wait.
+  const SweepUpdate &g = ex.only().sweepPlan.gpu.sweeps.at(0).updates.at(0);
+  EXPECT_FALSE(g.sharedFactors);
+  EXPECT_EQ(g.atStore, (std::vector<int>{0}));
+}
+
+TEST(SweepPlanTest, Ete37StagesItsElevenClassRowsOncePerOutputRow) {
+  auto ex = compileExample("ete37");
+  const CpuSchedule &cpu = ex.only().sweepPlan.cpu;
+  ASSERT_EQ(cpu.sweeps.at(0).stagedTables.size(), 1u);
+  const StagedTable &t = cpu.sweeps[0].stagedTables[0];
+  // Rows 0..10 in whole blocks of 4.
+  EXPECT_EQ(t.beginRow, 0);
+  EXPECT_EQ(t.endRow, 12);
+  EXPECT_EQ(ex.only().stencil->fields[t.index].name, "vidx");
+  // Staged coefficients crowd L2: 4-row planes tiles.
+  EXPECT_EQ(cpu.planesTile.y, 4);
+}
+
+TEST(SweepPlanTest, ZPlanesFollowTheOptionAndTheBlockedTileDepth) {
+  PipelineOptions options;
+  options.zPlanes = 4;
+  auto ex = compileExample("ete37", false, options);
+  const CpuSchedule &cpu = ex.only().sweepPlan.cpu;
+  EXPECT_EQ(cpu.zPlanes, 4);
+  EXPECT_EQ(cpu.blockedTile.z, 16);
+  auto flat = compileExample("heat2d", false, options);
+  EXPECT_EQ(flat.only().sweepPlan.cpu.zPlanes, 1) << "2D stencils have one plane";
+}
+
+TEST(SweepPlanTest, Ete73GpuQueuesAndRowSlots) {
+  PipelineOptions options;
+  options.target = *planTargetNamed("sm_90");
+  auto ex = compileExample("ete73", false, options);
+  const GpuSweepPlan &gpu = ex.only().sweepPlan.gpu.sweeps.at(0);
+  // 17 (dx, dy) columns hold points off the current plane.
+  EXPECT_EQ(gpu.queues.size(), 17u);
+  EXPECT_EQ(gpu.planeOffsets, range(-4, 4));
+  EXPECT_EQ(gpu.ringSize(), 9);
+  EXPECT_EQ(gpu.traditionalRx, 4);
+  // Staged rows have dense slots per table: shared ones first, then auto ones.
+  auto rowCount = [](const std::map<int, std::vector<int>> &rows, int table) {
+    auto it = rows.find(table);
+    return it == rows.end() ? 0 : int(it->second.size());
+  };
+  ASSERT_FALSE(gpu.placement.empty());
+  for (const auto &[row, place] : gpu.placement) {
+    if (place.space == TableSpace::Shared || place.space == TableSpace::Auto) {
+      EXPECT_GE(place.slot, 0);
+      EXPECT_LT(place.slot,
+                rowCount(gpu.sharedRows, row.first) + rowCount(gpu.autoRows, row.first));
+    } else {
+      EXPECT_EQ(place.slot, -1);
+    }
+  }
+}
+
+TEST(SweepPlanTest, EverySplitSweepPlacesEachGroupOnce) {
+  PipelineOptions options;
+  options.forceSplit = 2;
+  auto ex = compileExample("lwc_elastic", false, options);
+  const CompiledStencil &c = ex.only();
+  ASSERT_EQ(c.sweepPlan.cpu.sweeps.size(), 2u);
+  std::vector<std::string> problems;
+  EXPECT_TRUE(verifySweepPlan(*c.stencil, c.linear, c.decomposition, c.sweepPlan, problems));
+  // A corrupted plan is caught: a group placed twice.
+  SweepPlan broken = c.sweepPlan;
+  SweepUpdate &u = broken.cpu.sweeps[0].updates[0];
+  ASSERT_FALSE(u.accumulated.empty());
+  u.atStore.push_back(u.accumulated.front());
+  EXPECT_FALSE(verifySweepPlan(*c.stencil, c.linear, c.decomposition, broken, problems));
+  EXPECT_FALSE(problems.empty());
+}
+
+} // namespace
