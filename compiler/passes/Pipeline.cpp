@@ -3,6 +3,7 @@
 
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "passes/LinearFormVerifier.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/WithColor.h"
@@ -90,7 +91,7 @@ const std::vector<Pass> &passes() {
          ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
        },
        [](const CompiledStencil &c, std::vector<std::string> &problems) {
-         return ir::verifyLinearForm(*c.stencil, c.linear, problems);
+         return verifyLinearForm(*c.stencil, c.linear, problems);
        },
        [](const CompiledStencil &c, const PipelineOptions &, llvm::raw_ostream &os) {
          for (const LinearForm &form : c.linear.updates)
