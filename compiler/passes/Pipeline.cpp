@@ -3,6 +3,7 @@
 
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "passes/LinearFormPrinter.h"
 #include "passes/LinearFormVerifier.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -88,7 +89,7 @@ const std::vector<Pass> &passes() {
          return true;
        },
        [](const CompiledStencil &c, llvm::raw_ostream &os) {
-         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printStencilWithLinearForm(*c.stencil, c.linear, os);
        },
        [](const CompiledStencil &c, std::vector<std::string> &problems) {
          return verifyLinearForm(*c.stencil, c.linear, problems);
@@ -106,7 +107,7 @@ const std::vector<Pass> &passes() {
          return true;
        },
        [](const CompiledStencil &c, llvm::raw_ostream &os) {
-         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printStencilWithLinearForm(*c.stencil, c.linear, os);
          printPlanePlan(*c.stencil, c.planePlan, os);
        },
        [](const CompiledStencil &c, std::vector<std::string> &problems) {
@@ -122,7 +123,7 @@ const std::vector<Pass> &passes() {
        }},
       {"decompose", runDecompose,
        [](const CompiledStencil &c, llvm::raw_ostream &os) {
-         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printStencilWithLinearForm(*c.stencil, c.linear, os);
          printDecomposition(*c.stencil, c.linear, c.decomposition, os);
        },
        [](const CompiledStencil &c, std::vector<std::string> &problems) {
