@@ -34,8 +34,7 @@ using Kind = Expr::Kind;
 namespace {
 
 /// Binding strength, as in the grammar: expr < term < unary < primary.
-constexpr int AddPrec = AddPrecedence, MulPrec = MulPrecedence, UnaryPrec = UnaryPrecedence,
-              PrimaryPrec = AtomPrecedence;
+constexpr int AddPrec = AddPrecedence, UnaryPrec = UnaryPrecedence, PrimaryPrec = AtomPrecedence;
 
 template <typename T> std::string nameOf(const std::vector<T> &items, int id, const char *what) {
   if (id >= 0 && id < int(items.size()))
