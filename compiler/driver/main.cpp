@@ -16,7 +16,7 @@
 #include "driver/Bench.h"
 #include "driver/Driver.h"
 #include "driver/FileOutput.h"
-#include "ir/Printer.h"
+#include "passes/LinearFormPrinter.h"
 #include "passes/Pipeline.h"
 
 #include <fmt/format.h>
@@ -209,7 +209,7 @@ int runDumpIr() {
       if (i)
         llvm::outs() << "\n";
       const CompiledStencil &c = loaded->compiled[i];
-      ir::printStencilWithLinearForm(*c.stencil, c.linear, llvm::outs());
+      printStencilWithLinearForm(*c.stencil, c.linear, llvm::outs());
     }
   }
   return status;

@@ -3,6 +3,8 @@
 // The language declares names before use, so the parser resolves them as it
 // goes and builds ir::Module directly; checks that need a whole stencil
 // (radius, linearity, in-place legality, outputs written) are Sema's job.
+// The member functions are defined by grammar area in Parser*.cpp
+// (ParserImpl.h lists the files).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -91,7 +93,7 @@ private:
   ir::Stencil *stencil_ = nullptr;
   std::vector<SumScope> sumScopes_;
   int nextSumVar_ = 0;
-  int nesting_ = 0;        ///< active recursive parse calls, bounded to avoid stack overflow
+  int nesting_ = 0;       ///< active recursive parse calls, bounded to avoid stack overflow
   bool dimsUsed_ = false; ///< an offset or shape was parsed: `grid` may no longer change dims
   bool sawGrid_ = false, sawType_ = false, sawOrder_ = false;
   llvm::SMLoc orderLoc_;

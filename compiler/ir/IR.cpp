@@ -68,6 +68,24 @@ const char *derivKindName(DerivKind k) {
   return "?";
 }
 
+int derivativeMaxAxis(DerivKind kind) {
+  switch (kind) {
+  case DerivKind::Dx:
+  case DerivKind::Dxx: return 0;
+  case DerivKind::Dy:
+  case DerivKind::Dyy:
+  case DerivKind::Dxy: return 1;
+  case DerivKind::Dz:
+  case DerivKind::Dzz:
+  case DerivKind::Dxz:
+  case DerivKind::Dyz: return 2;
+  case DerivKind::Laplacian:
+    // Adapts to the grid: x and y in 2D, all three axes in 3D.
+    return 1;
+  }
+  return 2;
+}
+
 const char *funcKindName(FuncKind k) {
   switch (k) {
   case FuncKind::Sin: return "sin";
@@ -87,6 +105,19 @@ int exprPrecedence(const Expr &e) {
   case Expr::Kind::Div: return MulPrecedence;
   case Expr::Kind::Neg: return UnaryPrecedence;
   default: return AtomPrecedence;
+  }
+}
+
+size_t exprArity(Expr::Kind k) {
+  switch (k) {
+  case Expr::Kind::Neg:
+  case Expr::Kind::Call:
+  case Expr::Kind::Sum: return 1;
+  case Expr::Kind::Add:
+  case Expr::Kind::Sub:
+  case Expr::Kind::Mul:
+  case Expr::Kind::Div: return 2;
+  default: return 0;
   }
 }
 

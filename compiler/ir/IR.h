@@ -103,6 +103,9 @@ struct Table {
 
 enum class DerivKind { Dx, Dy, Dz, Dxx, Dyy, Dzz, Dxy, Dxz, Dyz, Laplacian };
 const char *derivKindName(DerivKind k); // "dx", ..., "laplacian"
+/// The highest axis a derivative kind differentiates along, to check it against
+/// the grid's dims: 0 = x only, 1 = uses y, 2 = uses z.
+int derivativeMaxAxis(DerivKind kind);
 
 enum class FuncKind { Sin, Cos, Sqrt, Exp, Abs };
 const char *funcKindName(FuncKind k);
@@ -162,6 +165,9 @@ struct Expr {
 /// calls, sums, derivatives).
 enum ExprPrecedence { AddPrecedence = 1, MulPrecedence = 2, UnaryPrecedence = 3, AtomPrecedence = 4 };
 int exprPrecedence(const Expr &e);
+
+/// How many operands a node of kind `k` has (see Expr::Kind).
+size_t exprArity(Expr::Kind k);
 
 /// `output = rhs;`
 struct Update {

@@ -1,4 +1,4 @@
-//===- Printer.cpp - Print the IR and linear forms as readable text -------===//
+//===- Printer.cpp - Print the IR as readable text ------------------------===//
 //
 // The dump format, one item per line, two spaces of indent per level:
 //
@@ -11,14 +11,10 @@
 //       class 0: size 2, rep (0,0,-4)      <- first point of the class
 //     table C[classes(S)]: 11 rows
 //     update p_next = 2 * sum(d in S, C[d.class][vidx] * p_cur[d]) - p_prev
-//       reads p_cur: 37 points, 12 off-axis
-//         dz=-4: (0,0)
-//       g1: 2 * C[0][vidx] * (p_cur[0,0,-4] + p_cur[0,0,4])
-//       pointwise: none
-//       counts: 38 points, 12 off-axis, 16 off-plane columns, 12 groups, 38 terms
 //
 // A point set without symmetry says `classes: one per point` instead of
-// listing its classes. Without a linear form, the update line stands alone.
+// listing its classes. After `linearize`, each update line is followed by its
+// linear form (passes/LinearFormPrinter.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Printer.h"
@@ -38,8 +34,7 @@ using Kind = Expr::Kind;
 namespace {
 
 /// Binding strength, as in the grammar: expr < term < unary < primary.
-constexpr int AddPrec = AddPrecedence, MulPrec = MulPrecedence, UnaryPrec = UnaryPrecedence,
-              PrimaryPrec = AtomPrecedence;
+constexpr int AddPrec = AddPrecedence, UnaryPrec = UnaryPrecedence, PrimaryPrec = AtomPrecedence;
 
 template <typename T> std::string nameOf(const std::vector<T> &items, int id, const char *what) {
   if (id >= 0 && id < int(items.size()))
@@ -170,27 +165,27 @@ private:
   std::map<int, std::string> vars_; ///< sum variables bound by the enclosing sums
 };
 
-std::string indentText(unsigned indent) { return std::string(indent, ' '); }
-
 std::string pointText(const Stencil &s, const Offset &o) {
   return s.dims == 2 ? fmt::format("({},{})", o[0], o[1])
                      : fmt::format("({},{},{})", o[0], o[1], o[2]);
 }
 
-std::string planePointText(const Offset &o) { return fmt::format("({},{})", o[0], o[1]); }
-
 } // namespace
 
-void printExpr(const Stencil &s, const Expr &e, llvm::raw_ostream &os) {
-  ExprPrinter(s, os).print(e, AddPrec);
+void printExpr(const Stencil &s, const Expr &e, llvm::raw_ostream &os, int minPrecedence) {
+  ExprPrinter(s, os).print(e, minPrecedence);
 }
 
-std::string exprToString(const Stencil &s, const Expr &e) {
+std::string exprToString(const Stencil &s, const Expr &e, int minPrecedence) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  printExpr(s, e, os);
+  printExpr(s, e, os, minPrecedence);
   return os.str();
 }
+
+std::string fieldName(const Stencil &s, int id) { return nameOf(s.fields, id, "field"); }
+
+std::string planePointToString(const Offset &o) { return fmt::format("({},{})", o[0], o[1]); }
 
 std::string offsetToString(const Stencil &s, const Offset &o) {
   return s.dims == 2 ? fmt::format("[{},{}]", o[0], o[1])
@@ -238,7 +233,7 @@ static void printPointSet(const Stencil &s, const PointSet &ps, llvm::raw_ostrea
     int dz = ps.points[i][2];
     os << "    dz=" << dz << ':';
     for (; i < ps.points.size() && ps.points[i][2] == dz; ++i) {
-      os << ' ' << planePointText(ps.points[i]) << '#';
+      os << ' ' << planePointToString(ps.points[i]) << '#';
       if (i < ps.classOf.size())
         os << ps.classOf[i];
       else
@@ -283,8 +278,7 @@ static void printTable(const Stencil &s, const Table &t, llvm::raw_ostream &os) 
   os << "]: " << t.rows << " rows\n";
 }
 
-/// Everything but the updates.
-static void printDeclarations(const Stencil &s, llvm::raw_ostream &os) {
+void printDeclarations(const Stencil &s, llvm::raw_ostream &os) {
   os << "stencil " << s.name << ": grid " << s.dims << "d, type " << elemTypeName(s.elemType)
      << ", order ";
   if (s.order > 0)
@@ -308,7 +302,7 @@ static void printDeclarations(const Stencil &s, llvm::raw_ostream &os) {
     printTable(s, t, os);
 }
 
-static void printUpdateLine(const Stencil &s, const Update &u, llvm::raw_ostream &os) {
+void printUpdateLine(const Stencil &s, const Update &u, llvm::raw_ostream &os) {
   os << "  update " << nameOf(s.fields, u.output, "field") << " = ";
   if (u.rhs)
     printExpr(s, *u.rhs, os);
@@ -328,109 +322,6 @@ void printModule(const Module &m, llvm::raw_ostream &os) {
     if (i)
       os << '\n';
     printStencil(m.stencils[i], os);
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Linear forms
-//===----------------------------------------------------------------------===//
-
-/// A factor as the right operand of `*` or `/`: `(a + b)` keeps its parentheses.
-static std::string factorToString(const Stencil &s, const Expr &factor) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  ExprPrinter(s, os).print(factor, UnaryPrec);
-  return os.str();
-}
-
-/// A reciprocal factor 1/e, as Linearize builds it.
-static const Expr *reciprocalOf(const Expr &factor) {
-  if (factor.kind != Kind::Div || factor.operands[0]->kind != Kind::Number)
-    return nullptr;
-  const Expr &one = *factor.operands[0];
-  return one.exact && *one.exact == Rational(1) ? factor.operands[1].get() : nullptr;
-}
-
-std::string groupToString(const Stencil &s, const LinearForm &form, const CoefGroup &group) {
-  if (group.terms.empty())
-    return "0";
-  const Term &first = form.terms[group.terms.front()];
-  bool several = group.terms.size() > 1;
-
-  std::string sum;
-  for (size_t i = 0; i < group.terms.size(); ++i) {
-    const Term &t = form.terms[group.terms[i]];
-    if (i)
-      sum += group.signs[i] < 0 ? " - " : " + ";
-    sum += nameOf(s.fields, t.field, "field") + offsetToString(s, t.offset);
-  }
-
-  // The product `coef * factors`, written left to right: `2 * C[0][vidx] / h`.
-  std::string product;
-  bool empty = true;
-  if (!group.coef.isOne() && !group.coef.isMinusOne()) {
-    product = group.coef.str();
-    empty = false;
-  } else if (group.coef.isMinusOne()) {
-    product = "-";
-  }
-  for (const ExprPtr &factor : first.factors) {
-    const Expr *denominator = reciprocalOf(*factor);
-    if (empty && denominator)
-      product += "1";
-    if (!empty)
-      product += denominator ? " / " : " * ";
-    product += factorToString(s, denominator ? *denominator : *factor);
-    empty = false;
-  }
-  if (empty) {
-    // Only a sign: `p_prev[0,0,0]`, `-p_prev[0,0,0]`, `-(u[1,0] + u[-1,0])`.
-    return product + (several && !product.empty() ? "(" + sum + ")" : sum);
-  }
-  return product + " * " + (several ? "(" + sum + ")" : sum);
-}
-
-void printLinearForm(const Stencil &s, const LinearForm &form, llvm::raw_ostream &os,
-                     unsigned indent) {
-  std::string pad = indentText(indent);
-  ReadSummary reads = summarizeReads(form);
-  for (int field = 0; field < int(s.fields.size()); ++field) {
-    std::vector<PointRead> points = reads.pointsOf(field);
-    if (points.empty())
-      continue;
-    int offAxis = 0;
-    for (const PointRead &p : points)
-      offAxis += offsetNonZeros(p.offset) >= 2;
-    os << pad << "reads " << s.fields[field].name << ": " << points.size()
-       << (points.size() == 1 ? " point" : " points") << ", " << offAxis << " off-axis\n";
-    for (size_t i = 0; i < points.size();) {
-      int dz = points[i].offset[2];
-      os << pad << "  dz=" << dz << ':';
-      for (; i < points.size() && points[i].offset[2] == dz; ++i)
-        os << ' ' << planePointText(points[i].offset);
-      os << '\n';
-    }
-  }
-  for (size_t g = 0; g < form.groups.size(); ++g)
-    os << pad << 'g' << g << ": " << groupToString(s, form, form.groups[g]) << '\n';
-  os << pad << "pointwise: ";
-  if (form.pointwise)
-    printExpr(s, *form.pointwise, os);
-  else
-    os << "none";
-  os << '\n';
-  os << pad << "counts: " << reads.points.size() << " points, " << reads.offAxisPoints
-     << " off-axis, " << reads.offPlaneColumns << " off-plane columns, " << form.groups.size()
-     << " groups, " << form.terms.size() << " terms\n";
-}
-
-void printStencilWithLinearForm(const Stencil &s, const LinearStencil &linear,
-                                llvm::raw_ostream &os) {
-  printDeclarations(s, os);
-  for (size_t i = 0; i < s.updates.size(); ++i) {
-    printUpdateLine(s, s.updates[i], os);
-    if (i < linear.updates.size())
-      printLinearForm(s, linear.updates[i], os, 4);
   }
 }
 

@@ -1,16 +1,15 @@
-//===- Printer.h - Print the IR and linear forms as readable text ---------===//
+//===- Printer.h - Print the IR as readable text --------------------------===//
 //
 // `stencilc dump-ir` output: expressions are printed back in DSL syntax with
-// the fewest parentheses that keep the tree, and declarations, point sets
-// (one line per z-plane) and linear forms in a stable layout that golden
-// tests diff. The format is described in printStencil's comment in
-// Printer.cpp.
+// the fewest parentheses that keep the tree, and declarations and point sets
+// (one line per z-plane) in a stable layout that golden tests diff. The
+// format is described at the top of Printer.cpp; linear forms are printed by
+// passes/LinearFormPrinter.h.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "ir/IR.h"
-#include "passes/LinearForm.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,25 +17,27 @@
 
 namespace stencilc::ir {
 
-/// `e` in DSL syntax: `2 * sum(d in S, C[d.class][vidx] * p_cur[d]) - p_prev`.
-void printExpr(const Stencil &s, const Expr &e, llvm::raw_ostream &os);
-std::string exprToString(const Stencil &s, const Expr &e);
+/// `e` in DSL syntax: `2 * sum(d in S, C[d.class][vidx] * p_cur[d]) - p_prev`,
+/// in parentheses if it binds less tightly than `minPrecedence`.
+void printExpr(const Stencil &s, const Expr &e, llvm::raw_ostream &os,
+               int minPrecedence = AddPrecedence);
+std::string exprToString(const Stencil &s, const Expr &e, int minPrecedence = AddPrecedence);
 
 /// `[1,0,-2]` in 3D, `[1,0]` in 2D.
 std::string offsetToString(const Stencil &s, const Offset &o);
+/// `(1,0)`: the in-plane part of a point, as listed on a `dz=` line.
+std::string planePointToString(const Offset &o);
+/// The name of field `id`, or `<field #id>` if there is none (broken IR prints too).
+std::string fieldName(const Stencil &s, int id);
 
 /// The declarations, point sets with their planes and classes, and each update as written.
 void printStencil(const Stencil &s, llvm::raw_ostream &os);
 /// Every stencil of the module, separated by blank lines.
 void printModule(const Module &m, llvm::raw_ostream &os);
 
-/// printStencil, with each update followed by its linear form (`linear` from linearize(s)).
-void printStencilWithLinearForm(const Stencil &s, const LinearStencil &linear,
-                                llvm::raw_ostream &os);
-/// The linear form of one update: reads per field and z-plane, groups, pointwise part, counts.
-void printLinearForm(const Stencil &s, const LinearForm &form, llvm::raw_ostream &os,
-                     unsigned indent = 0);
-/// One coefficient group: `2 * C[3][vidx] * (p_cur[1,0,0] + p_cur[-1,0,0])`.
-std::string groupToString(const Stencil &s, const LinearForm &form, const CoefGroup &group);
+/// The parts of printStencil, for printers that add lines after each update:
+/// everything but the updates, and one update's line.
+void printDeclarations(const Stencil &s, llvm::raw_ostream &os);
+void printUpdateLine(const Stencil &s, const Update &u, llvm::raw_ostream &os);
 
 } // namespace stencilc::ir

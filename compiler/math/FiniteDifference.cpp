@@ -168,23 +168,4 @@ std::vector<WeightedOffset> expandDerivative(ir::DerivKind kind, int accuracyOrd
   return points.take();
 }
 
-int derivativeMaxAxis(ir::DerivKind kind) {
-  using ir::DerivKind;
-  switch (kind) {
-  case DerivKind::Dx:
-  case DerivKind::Dxx: return 0;
-  case DerivKind::Dy:
-  case DerivKind::Dyy:
-  case DerivKind::Dxy: return 1;
-  case DerivKind::Dz:
-  case DerivKind::Dzz:
-  case DerivKind::Dxz:
-  case DerivKind::Dyz: return 2;
-  case DerivKind::Laplacian:
-    // Adapts to the grid: x and y in 2D, all three axes in 3D.
-    return 1;
-  }
-  return 2;
-}
-
 } // namespace stencilc

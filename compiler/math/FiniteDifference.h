@@ -36,7 +36,4 @@ struct WeightedOffset {
 /// w2 being the central second-derivative weights of that order.
 std::vector<WeightedOffset> expandDerivative(ir::DerivKind kind, int accuracyOrder, int dims);
 
-/// Axes a derivative kind differentiates along (for checking it against the grid's dims).
-int derivativeMaxAxis(ir::DerivKind kind); // 0 = x only, 1 = uses y, 2 = uses z
-
 } // namespace stencilc

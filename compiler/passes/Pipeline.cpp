@@ -3,6 +3,8 @@
 
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "passes/LinearFormPrinter.h"
+#include "passes/LinearFormVerifier.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/WithColor.h"
@@ -87,10 +89,10 @@ const std::vector<Pass> &passes() {
          return true;
        },
        [](const CompiledStencil &c, llvm::raw_ostream &os) {
-         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printStencilWithLinearForm(*c.stencil, c.linear, os);
        },
        [](const CompiledStencil &c, std::vector<std::string> &problems) {
-         return ir::verifyLinearForm(*c.stencil, c.linear, problems);
+         return verifyLinearForm(*c.stencil, c.linear, problems);
        },
        [](const CompiledStencil &c, const PipelineOptions &, llvm::raw_ostream &os) {
          for (const LinearForm &form : c.linear.updates)
@@ -105,7 +107,7 @@ const std::vector<Pass> &passes() {
          return true;
        },
        [](const CompiledStencil &c, llvm::raw_ostream &os) {
-         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printStencilWithLinearForm(*c.stencil, c.linear, os);
          printPlanePlan(*c.stencil, c.planePlan, os);
        },
        [](const CompiledStencil &c, std::vector<std::string> &problems) {
@@ -121,7 +123,7 @@ const std::vector<Pass> &passes() {
        }},
       {"decompose", runDecompose,
        [](const CompiledStencil &c, llvm::raw_ostream &os) {
-         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printStencilWithLinearForm(*c.stencil, c.linear, os);
          printDecomposition(*c.stencil, c.linear, c.decomposition, os);
        },
        [](const CompiledStencil &c, std::vector<std::string> &problems) {

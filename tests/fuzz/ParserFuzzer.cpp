@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/Frontend.h"
-#include "ir/Printer.h"
+#include "passes/LinearFormPrinter.h"
 #include "passes/Pipeline.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -43,6 +43,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   for (const CompiledStencil &c : *compiled)
-    ir::printStencilWithLinearForm(*c.stencil, c.linear, llvm::nulls());
+    printStencilWithLinearForm(*c.stencil, c.linear, llvm::nulls());
   return 0;
 }

@@ -2,6 +2,7 @@
 #include "ir/Printer.h"
 #include "ir/PointSetOps.h"
 #include "passes/LinearForm.h"
+#include "passes/LinearFormPrinter.h"
 
 #include <gtest/gtest.h>
 

@@ -3,6 +3,7 @@
 #include "frontend/Frontend.h"
 #include "ir/PointSetOps.h"
 #include "passes/LinearForm.h"
+#include "passes/LinearFormVerifier.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

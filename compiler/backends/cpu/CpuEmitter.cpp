@@ -17,6 +17,7 @@
 #include "backends/KernelAbi.h"
 #include "backends/KernelNames.h"
 #include "ir/Printer.h"
+#include "passes/LinearFormPrinter.h"
 #include "support/Template.h"
 
 #include <algorithm>
@@ -425,7 +426,7 @@ private:
         continue;
       for (int g : present)
         if (comments)
-          out += fmt::format("    // g{}: {}\n", g, ir::groupToString(s_, form, form.groups[g]));
+          out += fmt::format("    // g{}: {}\n", g, groupToString(s_, form, form.groups[g]));
       std::string expr;
       if (present.size() == 1) {
         expr = groupExpr(uses, form, form.groups[present[0]], dz, !item.withoutSharedFactors);

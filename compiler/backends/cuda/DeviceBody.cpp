@@ -3,7 +3,7 @@
 
 #include "backends/KernelAbi.h"
 
-#include "ir/Printer.h"
+#include "passes/LinearFormPrinter.h"
 
 #include <fmt/format.h>
 
@@ -201,7 +201,7 @@ std::string sumStatements(const ir::Stencil &s, PointScope &scope, const LinearF
     if (present.empty())
       continue;
     for (int g : present)
-      out += fmt::format("{}// g{}: {}\n", indent, g, ir::groupToString(s, form, form.groups[g]));
+      out += fmt::format("{}// g{}: {}\n", indent, g, groupToString(s, form, form.groups[g]));
     std::string expr;
     if (present.size() == 1) {
       expr = groupExpr(scope, form, form.groups[present[0]], dz, true);
