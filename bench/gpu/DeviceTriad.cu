@@ -2,7 +2,7 @@
 //
 // The device counterpart of runtime/include/stencilc/Stream.h: kernels that
 // move memory are judged against what this GPU's memory delivers in the same
-// run (BRIEF §5). 3 x 1 GiB arrays by default, far beyond any L2 cache;
+// run (docs/DESIGN.md §Performance model). 3 x 1 GiB arrays by default, far beyond any L2 cache;
 // timed with events on one stream; the best of the trials.
 //
 //===----------------------------------------------------------------------===//

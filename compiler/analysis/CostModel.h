@@ -1,11 +1,12 @@
 //===- CostModel.h - Flops and compulsory bytes per grid point -------------===//
 //
 // The numbers behind GFLOP/s, effective bandwidth and operational intensity
-// (BRIEF §4). Flops are counted from the linear forms as the generated naive
-// kernel executes them: per coefficient group, the additions of its points,
-// the multiplications that form and apply its coefficient (symmetry factoring
-// included), the operations inside coefficient factors, and the addition into
-// the running sum; plus the pointwise part. Compulsory bytes read every field
+// (docs/DESIGN.md §Performance model). Flops are counted from the linear
+// forms as the generated naive kernel executes them: per coefficient group,
+// the additions of its points, the multiplications that form and apply its
+// coefficient (symmetry factoring included), the operations inside
+// coefficient factors, and the addition into the running sum; plus the
+// pointwise part. Compulsory bytes read every field
 // once (index fields included) and write every output once; tables are
 // assumed to stay in cache and write-allocate traffic is not counted.
 // docs/PERFORMANCE-MODEL.md has the rules with worked examples.

@@ -59,11 +59,11 @@ llvm::Expected<Machine> loadMachine(const std::string &nameOrPath) {
   if (auto source = o->getString("source"))
     m.source = source->str();
   if (auto e = number("bandwidth_gbs", m.bandwidthGBs))
-    return std::move(e);
+    return e;
   if (auto e = number("peak_gflops_float", m.peakGflopsFloat))
-    return std::move(e);
+    return e;
   if (auto e = number("peak_gflops_double", m.peakGflopsDouble))
-    return std::move(e);
+    return e;
   m.writeAllocate = o->getBoolean("write_allocate").getValueOr(m.kind == "cpu");
   return m;
 }

@@ -1,6 +1,7 @@
 //===- Machine.h - What the roofline model knows about a machine -----------===//
 //
-// A machine file (bench/machines/*.json) gives the two roofs of BRIEF §4 —
+// A machine file (bench/machines/*.json) gives the two roofs of the roofline
+// model (docs/DESIGN.md §Performance model [7]) —
 // memory bandwidth and peak flops per precision — and whether stores
 // allocate cache lines (write-allocate adds a read per output element).
 // `stencilc probe` measures this machine and writes one; the GPU files hold

@@ -1,6 +1,7 @@
 //===- Roofline.h - Attainable throughput of a compiled stencil ------------===//
 //
-// BRIEF §4 (seed 003): attainable = min(OI x bandwidth, peak flops). Here per
+// The roofline model (docs/DESIGN.md §Performance model [5, 7]):
+// attainable = min(OI x bandwidth, peak flops). Here per
 // grid point: a variant moves `bytesPerPoint` (every sweep it runs, with the
 // machine's write-allocate) and executes `flopsPerPoint` (each sweep's groups,
 // plus one add per output a later sweep accumulates into), so its bound in

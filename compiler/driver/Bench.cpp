@@ -281,7 +281,8 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   }
   cleanUp();
 
-  // 4. Report. Each variant's roofline bound (BRIEF §4) takes both roofs from
+  // 4. Report. Each variant's roofline bound (docs/DESIGN.md §Performance model
+  // [5, 7]) takes both roofs from
   // this run: the triad as the bandwidth and the FMA peak in the stencil's
   // precision. Out of place, every output line is read before it is written
   // (write-allocate); in place, the output's lines are those of the level it

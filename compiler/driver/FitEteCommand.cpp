@@ -3,7 +3,8 @@
 //   stencilc fit-ete FILE --spacing H --dt DT --velocities V1,V2,... [-o table.npy]
 //   stencilc fit-ete FILE --spacing H --dt DT --vmin A --vmax B --nd N [-o table.npy]
 //
-// Fits the coefficient table of an ETE stencil (seed 000, eq. 3; EteFit.h)
+// Fits the coefficient table of an ETE stencil (docs/DESIGN.md §ETE
+// coefficients [1, eq. 3]; EteFit.h)
 // for each velocity, prints the misfit per velocity and whether the step is
 // stable, and writes the table as .npy in the runtime's row-major layout:
 // shape (rows, Nd), column v for the v-th velocity, so an index field holds
@@ -29,7 +30,7 @@ using namespace stencilc;
 
 namespace {
 llvm::cl::SubCommand
-    fitEteCommand("fit-ete", "Fit an ETE coefficient table by least squares (seed 000 eq. 3)");
+    fitEteCommand("fit-ete", "Fit an ETE coefficient table by least squares (docs/SEISMIC.md)");
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<file.stencil>"),
                                      llvm::cl::Required, llvm::cl::sub(fitEteCommand));

@@ -1,11 +1,12 @@
 //===- EteFit.h - Least-squares fit of ETE coefficient tables --------------===//
 //
-// The ETE update (seed 000, eq. 4) is p(t+Δt) = 2 Σ_j c_j p(x + Δx_j, t) − p(t−Δt).
+// The ETE update (docs/DESIGN.md §ETE coefficients [1, eq. 4]) is
+// p(t+Δt) = 2 Σ_j c_j p(x + Δx_j, t) − p(t−Δt).
 // In the wavenumber domain the exact step for a constant velocity v is
-// p̂(t+Δt) = 2 cos(vΔt|k|) p̂(t) − p̂(t−Δt) (eq. 1), so the coefficients of
+// p̂(t+Δt) = 2 cos(vΔt|k|) p̂(t) − p̂(t−Δt) ([1] eq. 1), so the coefficients of
 // one velocity are chosen to minimise, over a band of wavenumbers k,
 //
-//     | Σ_j c_j e^{i k·Δx_j} − cos(vΔt|k|) |²        (eq. 3)
+//     | Σ_j c_j e^{i k·Δx_j} − cos(vΔt|k|) |²        ([1] eq. 3)
 //
 // with the coefficients of one symmetry class tied together (one unknown per
 // class, its basis function the sum of e^{i k·Δx_j} over the class's points).

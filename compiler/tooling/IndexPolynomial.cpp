@@ -125,13 +125,18 @@ std::string IndexPolynomial::str() const {
   std::string text;
   for (const auto &[m, c] : ordered) {
     std::int64_t magnitude = std::llabs(c);
-    if (text.empty())
-      text = c < 0 ? "-" : "";
-    else
+    // Appends only: g++ 12 reports a false -Wrestrict for assigning a literal
+    // to a string here and for "literal" + string.
+    if (!text.empty())
       text += c < 0 ? " - " : " + ";
+    else if (c < 0)
+      text += '-';
     std::string factors;
-    for (const std::string &s : m)
-      factors += (factors.empty() ? "" : " * ") + s;
+    for (const std::string &s : m) {
+      if (!factors.empty())
+        factors += " * ";
+      factors += s;
+    }
     if (factors.empty())
       text += std::to_string(magnitude);
     else if (magnitude == 1)

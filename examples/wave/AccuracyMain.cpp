@@ -3,7 +3,7 @@
 //   wave-accuracy [--size 128] [--distance 40] [--ete-courant 0.3,0.45]
 //                 [--fd-courant 0.45,0.2,0.1,0.05]
 //
-// Seed 004 Table II in spirit: in a homogeneous medium, how large a time step
+// In the spirit of Table II of docs/DESIGN.md [2]: in a homogeneous medium, how large a time step
 // each operator can take for a given accuracy, and what the run costs. The
 // initial value problem has a closed form, so no reference run is needed:
 // p(x, 0) = g(|x − x0|) with g a Gaussian and ∂p/∂t = 0 at t = 0 gives

@@ -24,7 +24,7 @@ rt::Grid<float> layeredModel(int nx, int ny, int nz);
 rt::Grid<float> homogeneousModel(int nx, int ny, int nz, float velocity);
 
 /// Per-point damping factors: 1 inside, exp(−(α (w − d) / w)²) at distance d
-/// < w points from a face (Cerjan et al. 1985), applied once per step. The
+/// < w points from a face (Cerjan et al. 1985, docs/DESIGN.md [10]), applied once per step. The
 /// halo keeps the edge value.
 rt::Grid<float> spongeDamping(const rt::GridShape &shape, int width, double alpha = 0.3);
 

@@ -1,6 +1,6 @@
 //===- SnapshotWriter.h - Writes pictures on a thread of its own -----------===//
 //
-// Seed 004 (§IV) overlaps snapshot output with computation. Here the time
+// Snapshot output overlaps computation, as in docs/DESIGN.md §Runtime [2]. Here the time
 // loop copies the slices it wants to keep (small next to a step) and hands
 // them to a writer thread, which encodes the PNG and .npy files while the
 // next steps compute. At most `maxPending` snapshots wait; a faster producer

@@ -31,11 +31,11 @@ using namespace wave;
 namespace cl = llvm::cl;
 
 namespace {
-cl::opt<Operator> operatorOption(
-    "operator", cl::desc("Spatial operator"),
-    cl::values(clEnumValN(Operator::Ete37, "ete37", "ETE 37-point, fitted table (seed 000)"),
-               clEnumValN(Operator::Fd8, "fd8", "8th-order finite differences (seed 003)")),
-    cl::init(Operator::Ete37));
+cl::opt<Operator>
+    operatorOption("operator", cl::desc("Spatial operator"),
+                   cl::values(clEnumValN(Operator::Ete37, "ete37", "ETE 37-point, fitted table"),
+                              clEnumValN(Operator::Fd8, "fd8", "8th-order finite differences")),
+                   cl::init(Operator::Ete37));
 enum class ModelKind { Layered, Homogeneous };
 cl::opt<ModelKind> modelOption(
     "model", cl::desc("Velocity model"),

@@ -1,5 +1,5 @@
 // acoustic8_legacy.cpp - An 8th-order acoustic wave propagator written as
-// legacy seismic codes write it (seed 003, eq. 8, leapfrog in time): flat
+// legacy seismic codes write it (docs/DESIGN.md [5], leapfrog in time): flat
 // std::vector wavefields indexed through IDX(i, j, k) = i + nx*(j + ny*k), the
 // Laplacian's weights as named constants, v^2 dt^2 / h^2 folded into one
 // per-point array, and the new field written over the oldest one in place.

@@ -1,4 +1,4 @@
-// ete37_legacy.cpp - The naive 37-point ETE operator of seed 000 (eq. 4),
+// ete37_legacy.cpp - The naive 37-point ETE operator (docs/DESIGN.md [1]),
 // written as the papers' baseline code is: flat arrays addressed as
 // pos + dx + line*dy + slice*dz, an index array holding each point's
 // discretised velocity and a coefficient table c[j][idx[pos]] with one row

@@ -25,7 +25,7 @@ bool isCacheLineAligned(const void *p) {
   return reinterpret_cast<std::uintptr_t>(p) % kCacheLineBytes == 0;
 }
 
-/// Checks seed 001's layout on every row of interior and halo.
+/// Checks the layout of docs/DESIGN.md §Runtime [4] on every row of interior and halo.
 template <typename T> void expectAlignedLayout(const Grid<T> &g) {
   EXPECT_EQ(g.lineStride() * sizeof(T) % kCacheLineBytes, 0u);
   EXPECT_GE(g.lineStride(), g.nx() + 2 * g.halo());
@@ -70,9 +70,9 @@ TEST(GridTest, EveryRowOfAnOddSizedGridIsAligned) {
   }
 }
 
-TEST(GridTest, PaddingMatchesSeed001) {
-  // nx + 2R = 13 + 8 = 21 floats round up to 32 (two cache lines); seed 001
-  // offsets the base by align - R so interior x = 0 is on a line boundary.
+TEST(GridTest, PaddingAndOffsetAlignInterior) {
+  // nx + 2R = 13 + 8 = 21 floats round up to 32 (two cache lines); the base
+  // is offset by align - R so interior x = 0 is on a line boundary.
   Grid<float> g = Grid<float>::make3d(13, 7, 5, 4);
   EXPECT_EQ(g.lineStride(), 32);
   EXPECT_EQ(g.planeStride(), 32 * 15);

@@ -115,7 +115,8 @@ ir::Stencil laplacian5() {
   return s;
 }
 
-/// Seed 000's ETE update on the 2D 5-point star with classes {centre, axis}:
+/// The ETE update (docs/DESIGN.md §ETE coefficients [1]) on the 2D 5-point star with classes
+/// {centre, axis}:
 ///   p_next = 2 * sum(d in S, C[d.class][vidx] * p_cur[d]) - p_prev
 ir::Stencil ete5() {
   ir::Stencil s;

@@ -17,7 +17,8 @@
 namespace stencilc::rt {
 
 /// Cache line size the layouts are built around (x86 and NVIDIA/AMD L1 lines
-/// are 64 or 128 bytes; 64 is the granularity seed 001 aligns to).
+/// are 64 or 128 bytes; 64 is the granularity of the padded layout of
+/// docs/DESIGN.md §Runtime [4]).
 inline constexpr std::size_t kCacheLineBytes = 64;
 
 template <typename T> class AlignedBuffer {

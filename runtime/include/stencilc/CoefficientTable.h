@@ -1,6 +1,6 @@
 //===- CoefficientTable.h - The Ne x Nd coefficient matrices ---------------===//
 //
-// A table (seed 000's C, eq. 4) has one row per stencil point or coefficient
+// A table (C in docs/DESIGN.md §ETE coefficients [1]) has one row per stencil point or coefficient
 // class and one column per discretised medium value. Kernels read
 // C[row][idx(x)]; which of the two storage orders is faster depends on the
 // backend (a row-major sub-table is contiguous per row, column-major keeps

@@ -1,7 +1,7 @@
 //===- Grid.h - Padded, aligned 2D/3D grids with a halo --------------------===//
 //
-// The memory layout every generated kernel assumes (seed 001, "aligned vs
-// unaligned memory accesses"):
+// The memory layout every generated kernel assumes (docs/DESIGN.md §Runtime:
+// the padded leading dimension and offset base pointer of [4]):
 //
 //   * x is fastest, then y, then z. The interior is nx x ny x nz; a halo of
 //     `halo` points surrounds it on every side (no z halo in 2D).
@@ -63,7 +63,8 @@ public:
     plane_ = line_ * rows_;
     // Row r of the allocation starts at frontPad_ + r * line_ and holds x = -halo
     // there, so x = 0 is at frontPad_ + halo + r * line_: a multiple of
-    // kAlignElems exactly when frontPad_ + halo is (seed 001's `offset`).
+    // kAlignElems exactly when frontPad_ + halo is (the base-pointer offset of
+    // docs/DESIGN.md §Runtime [4]).
     frontPad_ = roundUp(h, kAlignElems) - h;
     originIndex_ = frontPad_ + h + h * line_ + shape.haloZ() * plane_;
     storage_ = AlignedBuffer<T>(std::size_t(frontPad_ + planes_ * plane_));

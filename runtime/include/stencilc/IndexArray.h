@@ -1,6 +1,7 @@
 //===- IndexArray.h - Per-point integer arrays for table lookups ----------===//
 //
-// An index array (seed 000's `idx(x)`, e.g. the discretised velocity) holds
+// An index array (`idx(x)` of docs/DESIGN.md §ETE coefficients [1], e.g. the
+// discretised velocity) holds
 // one table column per grid point. It has exactly the layout of a Grid, so
 // a kernel walks it with the same offsets as the wavefields it reads.
 //

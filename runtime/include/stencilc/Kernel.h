@@ -21,7 +21,7 @@
 
 namespace stencilc::rt {
 
-/// The three CPU schemes (docs/DSL.md, BRIEF §3).
+/// The three CPU schemes (docs/DSL.md, docs/DESIGN.md §Backends).
 enum class Variant {
   Naive,   ///< multi-to-one, one output point at a time; OpenMP over z and y, SIMD along x
   Blocked, ///< the same, tiled in y and z (never in x)

@@ -1,6 +1,7 @@
 //===- Peak.h - Peak FMA throughput, the compute roof of the roofline -----===//
 //
-// BRIEF §4: attainable = min(OI x bandwidth, peak flops). Stream.h measures
+// The roofline model (docs/DESIGN.md §Performance model [7]): attainable =
+// min(OI x bandwidth, peak flops). Stream.h measures
 // the bandwidth roof; this measures the other one the same way, in the same
 // process: independent chains of vector FMAs on every OpenMP thread, best of
 // a few trials. `stencilc probe` writes it into a machine file and the bench

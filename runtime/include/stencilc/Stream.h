@@ -1,7 +1,8 @@
 //===- Stream.h - A STREAM-like triad bandwidth probe ----------------------===//
 //
 // Memory-bound kernels are judged against the bandwidth this machine really
-// delivers, measured in the same run (BRIEF §5): McCalpin's triad
+// delivers, measured in the same run (docs/DESIGN.md §Performance model):
+// McCalpin's STREAM triad [8]
 // a[i] = b[i] + s * c[i] on double arrays far larger than the last-level
 // cache, parallel with OpenMP and first-touched the same way, counting bytes
 // as STREAM does (24 bytes per element: two reads and one write; the

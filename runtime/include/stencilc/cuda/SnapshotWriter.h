@@ -1,6 +1,7 @@
 //===- SnapshotWriter.h - Wavefield snapshots written while steps compute -===//
 //
-// Seed 004 §IV: a snapshot of the wavefield goes to disk every few steps,
+// As in docs/DESIGN.md §Runtime [2]: a snapshot of the wavefield goes to disk
+// every few steps,
 // and the PCIe transfer and the disk write are hidden behind the steps that
 // follow. The writer owns a copy stream, a few pinned host grids and a
 // worker thread:

@@ -1,8 +1,9 @@
 //===- Streams.h - Owned CUDA streams and events ---------------------------===//
 //
 // RAII handles, so that a stream or event is destroyed on every path, with
-// every call checked. Seed 004 §IV runs the stencil on one stream and the
-// snapshot transfers on another; events order the two and time kernels.
+// every call checked. As in docs/DESIGN.md §Runtime [2], the stencil runs on
+// one stream and the snapshot transfers on another; events order the two and
+// time kernels.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
