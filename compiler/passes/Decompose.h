@@ -1,11 +1,11 @@
 //===- Decompose.h - Split a stencil into sub-stencil sweeps ---------------===//
 //
 // By associativity an update  out = sum_g group_g  can run as several sweeps:
-// the first writes its groups' sum, later ones add theirs (BRIEF §3, "stencil
-// decomposition"). A sub-stencil is the set of coefficient groups of each
-// update that one sweep evaluates. Centre-only groups of fields nobody reads
-// elsewhere (`- p_prev`) and pointwise parts always go to the first sweep, so
-// an output that overwrites such a field in place reads it before writing.
+// the first writes its groups' sum, later ones add theirs (docs/DESIGN.md
+// §Decompose, "stencil decomposition" [1, 2]). A sub-stencil is the set of coefficient groups of
+// each update that one sweep evaluates. Centre-only groups of fields nobody reads elsewhere (`-
+// p_prev`) and pointwise parts always go to the first sweep, so an output that overwrites such a
+// field in place reads it before writing.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -21,7 +21,7 @@
 namespace stencilc {
 
 /// Where a GPU kernel keeps a coefficient group's table columns (the CPU
-/// backends ignore it): seed 004 §III.B puts what fits in shared memory and
+/// backends ignore it): docs/DESIGN.md §Decompose [2] puts what fits in shared memory and
 /// the rest behind the read-only cache.
 enum class TableSpace {
   Auto,     ///< the backend decides

@@ -139,7 +139,7 @@ const std::vector<Pass> &passes() {
          return true;
        },
        [](const CompiledStencil &c, llvm::raw_ostream &os) {
-         ir::printStencilWithLinearForm(*c.stencil, c.linear, os);
+         printStencilWithLinearForm(*c.stencil, c.linear, os);
          printDecomposition(*c.stencil, c.linear, c.decomposition, os);
          printSweepPlan(*c.stencil, c.linear, c.sweepPlan, os);
        },

@@ -2,7 +2,7 @@
 //
 // The `plane-plan` pass groups the points each step reads by their offset
 // along the marching axis (z) and derives what the two z-marching schemes of
-// seed 004 §III.A keep on chip (BRIEF §3):
+// docs/DESIGN.md §Plane plan [2] keep on chip:
 //
 //  - multi-to-one ("traditional"): the current xy-plane of each time field
 //    sits in shared memory; the points of a (dx,dy) column above and below it

@@ -27,8 +27,9 @@ PlanTarget cudaTarget(const char *name, long l1AndShared) {
   // The read-only path goes through L1, which shares its SRAM with shared memory.
   t.combinedL1 = l1AndShared;
   t.cacheBudget = l1AndShared - t.onChipBudget;
-  // Calibrated on seed 004 Fig. 8: moving ETE-37 float's 11 coefficient gathers
-  // from global to shared memory gains 80-130%; read-only lies in between.
+  // Calibrated on the measurements of [2] (docs/DESIGN.md §References), Fig. 8: moving ETE-37
+  // float's 11 coefficient gathers from global to shared memory gains 80-130%; read-only lies in
+  // between.
   t.gatherWeight[0] = 0.1;
   t.gatherWeight[1] = 0.3;
   t.gatherWeight[2] = 0.6;

@@ -1,6 +1,6 @@
 //===- Planner.h - Choose the sub-stencil sweeps and table placements ------===//
 //
-// The decomposition planner of BRIEF §3 / seed 004 §III.B. A coefficient
+// The decomposition planner of docs/DESIGN.md §Decompose [2]. A coefficient
 // table gather costs more the farther the table is from the cores, and an
 // extra sweep re-reads the grid; the planner enumerates splits into 1..N
 // sweeps, places each sweep's table rows in three tiers (on chip, cache,
@@ -57,7 +57,8 @@ struct PlanTarget {
   int maxSweeps = 4;
 };
 
-/// The defaults of a named target: "cpu" (this project's Zen 3 machine),
+/// The defaults of a named target: "cpu" (one AMD Zen 3 core's L1d and L2 until the user
+/// gives the budgets of the machine they target),
 /// "sm_70", "sm_80", "sm_86", "sm_89", "sm_90"; nullopt for other names.
 std::optional<PlanTarget> planTargetNamed(const std::string &name);
 /// The names planTargetNamed accepts, for messages.

@@ -1,8 +1,6 @@
 //===- SweepPlan.cpp - What each kernel of each sweep keeps where ---------===//
 #include "passes/SweepPlan.h"
 
-#include "ir/Printer.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>

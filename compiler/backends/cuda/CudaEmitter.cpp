@@ -8,11 +8,11 @@
 //   traditional  a 2D block marches z; the current plane of every field read
 //                off-centre on it sits in shared memory, the points of each
 //                (dx, dy) column above and below it in a per-thread register
-//                queue (seed 004 §II, multi-to-one);
+//                queue (docs/DESIGN.md §Plane plan, multi-to-one);
 //   planes       a 2D block marches the input planes; each is read once into
 //                shared memory and added to the partial sums of every output
 //                plane it touches, a per-thread register queue that stores and
-//                rotates its oldest entry (seed 004 §III.A, one-to-multi). The
+//                rotates its oldest entry (docs/DESIGN.md §Plane plan, one-to-multi). The
 //                sweep's table rows sit in shared memory as the decomposition
 //                placed them (SubStencil::tableSpace).
 //

@@ -4,7 +4,7 @@
 // of each precision with `nvcc -Xptxas -v` for each target architecture and
 // tabulates, per sweep and variant, what ptxas reports (registers per thread,
 // spill stores and loads) next to the dynamic shared memory a block asks for
-// at the default launch: the comparison of seed 000 Table III. The figures
+// at the default launch: the comparison of [1] (docs/DESIGN.md §References), Table III. The figures
 // come from the compiler, so they need no GPU.
 //
 //===----------------------------------------------------------------------===//
