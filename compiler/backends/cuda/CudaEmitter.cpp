@@ -93,7 +93,8 @@ public:
   CudaEmitter(const CompiledStencil &c, const CudaEmitOptions &options)
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), names_(s_),
         kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
-        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {
+        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
+        target_(options.target.empty() ? "not named by the caller" : options.target) {
     for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep)
       plans_.push_back(planSweep(int(sweep)));
   }
@@ -118,8 +119,10 @@ public:
   }
 
   std::vector<GeneratedFile> emit() {
-    std::map<std::string, std::string> common = {
-        {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
+    std::map<std::string, std::string> common = {{"SOURCE", source_},
+                                                 {"DESCRIPTION", description()},
+                                                 {"KERNEL", kernel_},
+                                                 {"TARGET", target_}};
     auto header = common;
     header["REAL"] = ir::elemTypeName(s_.elemType);
     header["DIMS"] = std::to_string(s_.dims);
@@ -785,6 +788,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
   KernelNames names_;
   std::string kernel_;
   std::string source_;
+  std::string target_;
   std::vector<SweepPlan> plans_;
 };
 
