@@ -120,6 +120,11 @@ TEST(AnalyzeTest, ShippedMachineFilesLoad) {
     EXPECT_GT(m->peakGflopsDouble, 0) << name;
     EXPECT_FALSE(m->source.empty()) << name;
   }
+  // The GPU files name the architecture analyze plans for; the CPU file names none.
+  EXPECT_EQ(analysis::loadMachine("a100")->arch, "sm_80");
+  EXPECT_EQ(analysis::loadMachine("h100")->arch, "sm_90");
+  EXPECT_EQ(analysis::loadMachine("h200")->arch, "sm_90");
+  EXPECT_EQ(analysis::loadMachine("xeon-avx512-2core")->arch, "");
   auto missing = analysis::loadMachine("no-such-machine");
   EXPECT_FALSE(bool(missing));
   llvm::consumeError(missing.takeError());
