@@ -1,6 +1,8 @@
 //===- Machine.cpp --------------------------------------------------------===//
 #include "analysis/Machine.h"
 
+#include "passes/Planner.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -65,6 +67,14 @@ llvm::Expected<Machine> loadMachine(const std::string &nameOrPath) {
   if (auto e = number("peak_gflops_double", m.peakGflopsDouble))
     return e;
   m.writeAllocate = o->getBoolean("write_allocate").getValueOr(m.kind == "cpu");
+  if (auto arch = o->getString("arch")) {
+    m.arch = arch->str();
+    auto target = planTargetNamed(m.arch);
+    if (m.kind != "gpu" || !target || target->kind != PlanTarget::Kind::Cuda)
+      return machineError(path, "'arch' must name a CUDA architecture (sm_80, sm_90, ...) of a "
+                                "\"gpu\" machine, not '" +
+                                    m.arch + "'");
+  }
   return m;
 }
 
@@ -81,10 +91,11 @@ std::string machineJson(const Machine &m) {
                      "  \"bandwidth_gbs\": {:.3f},\n"
                      "  \"peak_gflops_float\": {:.3f},\n"
                      "  \"peak_gflops_double\": {:.3f},\n"
-                     "  \"write_allocate\": {}\n"
+                     "  \"write_allocate\": {}{}\n"
                      "}}\n",
                      quoted(m.name), quoted(m.kind), quoted(m.source), m.bandwidthGBs,
-                     m.peakGflopsFloat, m.peakGflopsDouble, m.writeAllocate);
+                     m.peakGflopsFloat, m.peakGflopsDouble, m.writeAllocate,
+                     m.arch.empty() ? "" : ",\n  \"arch\": " + quoted(m.arch));
 }
 
 } // namespace stencilc::analysis

@@ -25,6 +25,8 @@ struct Machine {
   double bandwidthGBs = 0;  ///< sustainable memory bandwidth, 1e9 bytes/s
   double peakGflopsFloat = 0, peakGflopsDouble = 0;
   bool writeAllocate = true;
+  /// GPU only: the CUDA architecture `analyze` plans for ("sm_90"); empty: sm_80.
+  std::string arch;
 
   double peakGflops(ir::ElemType t) const {
     return t == ir::ElemType::Float ? peakGflopsFloat : peakGflopsDouble;

@@ -19,17 +19,18 @@ const std::vector<std::string> &cudaVariants() {
   return v;
 }
 
-int variantSweeps(const CompiledStencil &c, const std::string &variant) {
-  bool oneSweep = variant == "gmem" || variant == "ro" || variant == "traditional";
-  return oneSweep ? 1 : int(c.decomposition.sweeps.size());
+int variantSweeps(const CompiledStencil &c, const std::string & /*variant*/) {
+  // Every variant's launcher runs once per sweep of the plan (the CUDA
+  // emitter's runBody, the CPU kernels' sweep loop); the variant only picks
+  // how each sweep is evaluated.
+  return int(c.decomposition.sweeps.size());
 }
 
 VariantCost variantCost(const CompiledStencil &c, const std::string &variant, bool writeAllocate) {
   const ir::Stencil &s = *c.stencil;
   VariantCost cost;
   cost.sweeps = variantSweeps(c, variant);
-  Decomposition whole = wholeStencil(c.linear);
-  const Decomposition &d = cost.sweeps == 1 ? whole : c.decomposition;
+  const Decomposition &d = c.decomposition;
   for (size_t i = 0; i < d.sweeps.size(); ++i) {
     cost.bytesPerPoint += sweepGridBytes(s, c.linear, d, i, writeAllocate);
     for (size_t u = 0; u < c.linear.updates.size(); ++u) {

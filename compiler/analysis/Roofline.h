@@ -23,8 +23,9 @@ namespace stencilc::analysis {
 const std::vector<std::string> &cpuVariants();
 const std::vector<std::string> &cudaVariants();
 
-/// Sweeps per step a variant runs: the CPU variants and CUDA `planes` run
-/// one sweep per sub-stencil of the plan, the other CUDA variants one sweep.
+/// Sweeps per step a variant runs: every CPU and CUDA variant runs one sweep
+/// per sub-stencil of the plan (a CUDA `planes` sweep with nothing spanning
+/// planes runs as `ro`, still one launch).
 int variantSweeps(const CompiledStencil &c, const std::string &variant);
 
 /// Flops and grid bytes per point of a step as `variant` executes it.

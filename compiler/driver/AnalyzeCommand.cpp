@@ -1,6 +1,7 @@
 //===- AnalyzeCommand.cpp - `stencilc analyze`: counts, plan and roofline --===//
 //
 //   stencilc analyze FILE... [--machine M] [--json] [--plan-target T] [--explain]
+//                    [--nd N] [--onchip-budget B] [--cache-budget B] [--split N] [--table-space S]
 //
 // Per stencil: the shape counts (analysis/StencilCounts.h), flops and
 // compulsory bytes per point and their ratio; per variant of the target's
@@ -13,6 +14,7 @@
 #include "analysis/Roofline.h"
 #include "analysis/StencilCounts.h"
 #include "driver/Driver.h"
+#include "driver/PlanOptions.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -39,20 +41,8 @@ llvm::cl::opt<std::string>
 llvm::cl::opt<bool> json("json", llvm::cl::desc("Print JSON"), llvm::cl::sub(analyzeCommand));
 llvm::cl::opt<bool> explain("explain", llvm::cl::desc("Say what each pass decided and why"),
                             llvm::cl::sub(analyzeCommand));
-llvm::cl::opt<std::string> planTarget(
-    "plan-target",
-    llvm::cl::desc("cpu or a CUDA arch (sm_80, ...); default: cpu, or sm_80 for a GPU machine"),
-    llvm::cl::value_desc("target"), llvm::cl::sub(analyzeCommand));
-llvm::cl::opt<int> nd("nd", llvm::cl::desc("Table columns Nd (default 902)"), llvm::cl::init(902),
-                      llvm::cl::sub(analyzeCommand));
-llvm::cl::opt<long> onChipBudget("onchip-budget",
-                                 llvm::cl::desc("Shared memory per block (GPU) or L1 (CPU), bytes"),
-                                 llvm::cl::init(-1), llvm::cl::sub(analyzeCommand));
-llvm::cl::opt<long> cacheBudget("cache-budget",
-                                llvm::cl::desc("Read-only cache (GPU) or L2 (CPU), bytes"),
-                                llvm::cl::init(-1), llvm::cl::sub(analyzeCommand));
-llvm::cl::opt<int> split("split", llvm::cl::desc("Force N sub-stencil sweeps"), llvm::cl::init(0),
-                         llvm::cl::sub(analyzeCommand));
+// --plan-target defaults to the machine's architecture ("arch" in a GPU machine file).
+driver::PlanCommandLine plan({&analyzeCommand});
 enum class TypeOverride { AsDeclared, Float, Double };
 llvm::cl::opt<TypeOverride>
     type("type", llvm::cl::desc("Element type (default: the stencil's)"),
@@ -116,15 +106,15 @@ int runAnalyze() {
     }
     machine = *loaded;
   }
-  std::string targetName = !planTarget.empty()
-                               ? std::string(planTarget)
-                               : (machine && machine->kind == "gpu" ? "sm_80" : "cpu");
-  std::string error;
-  auto target = makePlanTarget(targetName, nd, onChipBudget, cacheBudget, error);
-  if (!target) {
-    driver::reportError(error);
+  // A GPU machine file names its architecture; one that does not is planned
+  // for the oldest GPU stencilc generates for.
+  std::string defaultTarget = "cpu";
+  if (machine && machine->kind == "gpu")
+    defaultTarget = machine->arch.empty() ? driver::cudaArchNames().front() : machine->arch;
+  driver::LoadOptions options;
+  if (!plan.apply(defaultTarget, options.pipeline))
     return 2;
-  }
+  PlanTarget *target = &options.pipeline.target;
   if (blockX < 1 || blockY < 1 || blockX * blockY > 1024) {
     driver::reportError("--block-x and --block-y must be positive with at most 1024 threads");
     return 2;
@@ -133,11 +123,8 @@ int runAnalyze() {
   bool cuda = target->kind == PlanTarget::Kind::Cuda;
   bool writeAllocate = machine ? machine->writeAllocate : target->writeAllocate;
 
-  driver::LoadOptions options;
   if (type != TypeOverride::AsDeclared)
     options.elemType = type == TypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
-  options.pipeline.target = *target;
-  options.pipeline.forceSplit = split;
   if (explain)
     options.pipeline.explainStream = &llvm::outs();
 

@@ -16,6 +16,8 @@
 #include "driver/Bench.h"
 #include "driver/Driver.h"
 #include "driver/FileOutput.h"
+#include "driver/PlanOptions.h"
+#include "ir/Printer.h"
 #include "passes/LinearFormPrinter.h"
 #include "passes/Pipeline.h"
 
@@ -49,40 +51,11 @@ llvm::cl::list<std::string> dumpAfter("dump-after",
                                       llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
                                       llvm::cl::sub(genCommand));
 
-llvm::cl::opt<int> forceSplit("split",
-                              llvm::cl::desc("Force N sub-stencil sweeps per step (0: one sweep)"),
-                              llvm::cl::value_desc("N"), llvm::cl::init(0),
-                              llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
-                              llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
-
 // The decomposition planner (passes/Planner.h): what it plans for and the user's overrides.
+driver::PlanCommandLine plan({&checkCommand, &dumpIrCommand, &genCommand, &benchCommand});
 llvm::cl::opt<bool> explain("explain", llvm::cl::desc("Say what each pass decided and why"),
                             llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
                             llvm::cl::sub(genCommand));
-llvm::cl::opt<std::string> planTarget(
-    "plan-target", llvm::cl::desc("Plan sub-stencils for cpu or a CUDA arch (sm_80, sm_90, ...)"),
-    llvm::cl::value_desc("target"), llvm::cl::init("cpu"), llvm::cl::sub(checkCommand),
-    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
-llvm::cl::opt<int> planNd("nd", llvm::cl::desc("Table columns Nd the plan assumes (default 902)"),
-                          llvm::cl::init(902), llvm::cl::sub(checkCommand),
-                          llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand));
-llvm::cl::opt<long> onChipBudget(
-    "onchip-budget",
-    llvm::cl::desc("Bytes of shared memory per block (GPU) or L1 (CPU) for tables and tiles"),
-    llvm::cl::value_desc("bytes"), llvm::cl::init(-1), llvm::cl::sub(checkCommand),
-    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
-llvm::cl::opt<long> cacheBudget(
-    "cache-budget", llvm::cl::desc("Bytes of read-only cache (GPU) or L2 (CPU) for tables"),
-    llvm::cl::value_desc("bytes"), llvm::cl::init(-1), llvm::cl::sub(checkCommand),
-    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
-llvm::cl::opt<TableSpace> tableSpace(
-    "table-space", llvm::cl::desc("Where GPU kernels keep every table (default: planned)"),
-    llvm::cl::values(clEnumValN(TableSpace::Auto, "auto", "as planned"),
-                     clEnumValN(TableSpace::Shared, "shared", "shared memory"),
-                     clEnumValN(TableSpace::ReadOnly, "readonly", "read-only cache"),
-                     clEnumValN(TableSpace::Global, "global", "global memory")),
-    llvm::cl::init(TableSpace::Auto), llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
-    llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
 
 enum class ElemTypeOverride { AsDeclared, Float, Double };
 llvm::cl::opt<ElemTypeOverride> elemTypeOverride(
@@ -122,11 +95,12 @@ llvm::cl::opt<bool> resourceUsage(
     llvm::cl::desc("With --backend cuda: compile the kernels in float and double with "
                    "nvcc -Xptxas -v and print registers, spills and shared memory per variant"),
     llvm::cl::sub(genCommand));
-llvm::cl::list<std::string> cudaArchs("arch",
-                                      llvm::cl::desc("Architectures for --resource-usage "
-                                                     "(default sm_80,sm_90)"),
-                                      llvm::cl::value_desc("sm_XY"), llvm::cl::CommaSeparated,
-                                      llvm::cl::sub(genCommand));
+llvm::cl::opt<std::string>
+    cudaArch("arch",
+             llvm::cl::desc("With --backend cuda: the GPU the kernels are planned and, with "
+                            "--resource-usage, compiled for: sm_80 or sm_90 (default: "
+                            "--plan-target if it names one, else sm_80)"),
+             llvm::cl::value_desc("sm_XY"), llvm::cl::sub(genCommand));
 llvm::cl::opt<std::string> nvccPath("nvcc",
                                     llvm::cl::desc("nvcc for --resource-usage (default: on PATH, "
                                                    "else /usr/local/cuda/bin/nvcc)"),
@@ -136,8 +110,6 @@ llvm::cl::opt<std::string> benchSize("size",
                                      llvm::cl::desc("Grid size N (N^3, or N^2 in 2D) or NXxNYxNZ "
                                                     "(default 256^3, 8192^2 in 2D)"),
                                      llvm::cl::value_desc("size"), llvm::cl::sub(benchCommand));
-llvm::cl::opt<int> benchNd("nd", llvm::cl::desc("Distinct index values (default 902)"),
-                           llvm::cl::init(902), llvm::cl::sub(benchCommand));
 llvm::cl::opt<int> benchRepeats("repeats", llvm::cl::desc("Timed steps per variant (median)"),
                                 llvm::cl::init(5), llvm::cl::sub(benchCommand));
 llvm::cl::opt<bool> benchSearch("search",
@@ -164,43 +136,44 @@ bool checkDumpAfterNames() {
   return true;
 }
 
-/// Loads, parses and runs the pipeline on one file with the options of the
-/// core commands; diagnostics go to stderr.
-std::unique_ptr<driver::LoadedModule> loadModule(const std::string &path) {
+std::optional<ir::ElemType> elemType() {
+  if (elemTypeOverride == ElemTypeOverride::AsDeclared)
+    return std::nullopt;
+  return elemTypeOverride == ElemTypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
+}
+
+/// The load options of the core commands, planning for `defaultTarget` unless
+/// --plan-target says otherwise; nullopt after reporting a bad option.
+std::optional<driver::LoadOptions> coreLoadOptions(const std::string &defaultTarget) {
   driver::LoadOptions options;
-  if (elemTypeOverride != ElemTypeOverride::AsDeclared)
-    options.elemType =
-        elemTypeOverride == ElemTypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
-  options.pipeline.forceSplit = forceSplit;
+  options.elemType = elemType();
+  if (!plan.apply(defaultTarget, options.pipeline))
+    return std::nullopt;
   options.pipeline.zPlanes = zPlanes;
   options.pipeline.dumpAfter.assign(dumpAfter.begin(), dumpAfter.end());
-  std::string error;
-  auto target = makePlanTarget(planTarget, benchCommand ? int(benchNd) : int(planNd), onChipBudget,
-                               cacheBudget, error);
-  if (!target) {
-    driver::reportError(error);
-    return nullptr;
-  }
-  options.pipeline.target = *target;
-  if (tableSpace != TableSpace::Auto)
-    options.pipeline.forceTableSpace = tableSpace;
   if (explain)
     options.pipeline.explainStream = &llvm::outs();
-  return driver::loadModule(path, options);
+  return options;
 }
 
 int runCheck() {
+  auto options = coreLoadOptions("cpu");
+  if (!options)
+    return 2;
   int status = 0;
   for (const std::string &path : inputFiles)
-    if (!loadModule(path))
+    if (!driver::loadModule(path, *options))
       status = 1;
   return status;
 }
 
 int runDumpIr() {
+  auto options = coreLoadOptions("cpu");
+  if (!options)
+    return 2;
   int status = 0;
   for (const std::string &path : inputFiles) {
-    auto loaded = loadModule(path);
+    auto loaded = driver::loadModule(path, *options);
     if (!loaded) {
       status = 1;
       continue;
@@ -215,13 +188,62 @@ int runDumpIr() {
   return status;
 }
 
-/// --resource-usage: the kernels of `path` in both precisions through nvcc -Xptxas -v, as a
-/// table on stdout; the .cu files and ptxas logs go to <-o>/resource-usage.
-bool reportCudaResources(const std::string &path) {
-  if (backendOption != Backend::Cuda) {
-    driver::reportError("--resource-usage needs --backend cuda");
-    return false;
+/// What `gen` generates for: the plan target, and with --backend cuda the GPU
+/// architecture, which the plan follows unless --plan-target names another
+/// target (a CPU-vs-GPU planning experiment).
+struct GenTarget {
+  std::string plan;
+  std::string arch; ///< empty for --backend cpu
+  /// The target line of the generated CUDA files' header.
+  std::string description() const {
+    return plan == arch
+               ? arch
+               : fmt::format("{}; sub-stencils planned for {} (--plan-target)", arch, plan);
   }
+};
+
+std::optional<GenTarget> genTarget() {
+  const bool archGiven = cudaArch.getNumOccurrences() > 0;
+  if (backendOption != Backend::Cuda) {
+    if (archGiven) {
+      driver::reportError("--arch: '" + cudaArch + "' needs --backend cuda (the cpu backend " +
+                          "plans for --plan-target, default cpu)");
+      return std::nullopt;
+    }
+    if (resourceUsage) {
+      driver::reportError("--resource-usage: needs --backend cuda");
+      return std::nullopt;
+    }
+    return GenTarget{plan.planTargetGiven() ? plan.planTarget.getValue() : "cpu", ""};
+  }
+  GenTarget t;
+  if (archGiven) {
+    if (!driver::checkCudaArch("--arch", cudaArch))
+      return std::nullopt;
+    t.arch = cudaArch;
+    if (plan.planTargetGiven() && plan.planTarget != t.arch) {
+      driver::reportError(fmt::format("--plan-target: '{}' disagrees with --arch={} (the kernels "
+                                      "are planned for the GPU they are built for; give one of "
+                                      "the two, or the same value to both)",
+                                      plan.planTarget.getValue(), t.arch));
+      return std::nullopt;
+    }
+  } else if (plan.planTargetGiven() &&
+             llvm::is_contained(driver::cudaArchNames(), plan.planTarget.getValue())) {
+    t.arch = plan.planTarget;
+  } else {
+    t.arch = driver::cudaArchNames().front();
+  }
+  t.plan = plan.planTargetGiven() ? plan.planTarget.getValue() : t.arch;
+  return t;
+}
+
+/// --resource-usage: the kernels `gen` writes for `path` with these plan
+/// options, in float and double (or the --type asked for), through
+/// nvcc -Xptxas -v for the target architecture, as a table on stdout; the .cu
+/// files and ptxas logs go to <-o>/resource-usage.
+bool reportCudaResources(const std::string &path, const GenTarget &target,
+                         const driver::LoadOptions &genOptions) {
   backend::ResourceUsageOptions options;
   options.nvcc = nvccPath.empty() ? backend::findNvcc() : nvccPath.getValue();
   if (options.nvcc.empty()) {
@@ -230,22 +252,26 @@ bool reportCudaResources(const std::string &path) {
     return false;
   }
   options.runtimeInclude = STENCILC_RUNTIME_DIR "/include";
-  options.archs.assign(cudaArchs.begin(), cudaArchs.end());
-  if (options.archs.empty())
-    options.archs = {"sm_80", "sm_90"};
-  for (const std::string &arch : options.archs)
-    if (!llvm::StringRef(arch).startswith("sm_") || arch.size() < 5) {
-      driver::reportError("--arch: '" + arch + "' is not of the form sm_XY");
-      return false;
-    }
+  options.archs = {target.arch};
+  options.target = target.description();
+  options.tableColumns = genOptions.pipeline.target.nd;
+  // A GPU plan's on-chip budget is the shared memory its launches are given.
+  if (genOptions.pipeline.target.kind == PlanTarget::Kind::Cuda)
+    options.sharedBudget = int(genOptions.pipeline.target.onChipBudget);
   llvm::SmallString<256> work(outputDir);
   llvm::sys::path::append(work, "resource-usage");
   options.workDir = std::string(work);
+  std::vector<ir::ElemType> types = {ir::ElemType::Float, ir::ElemType::Double};
+  if (auto only = elemType())
+    types = {*only};
   std::vector<backend::KernelResources> rows;
-  for (ir::ElemType type : {ir::ElemType::Float, ir::ElemType::Double}) {
+  for (ir::ElemType type : types) {
     driver::LoadOptions load;
     load.elemType = type;
-    load.pipeline.forceSplit = forceSplit;
+    // The same plan as the files gen wrote; gen has already dumped and explained it.
+    load.pipeline = genOptions.pipeline;
+    load.pipeline.dumpAfter.clear();
+    load.pipeline.explainStream = nullptr;
     auto loaded = driver::loadModule(path, load);
     if (!loaded)
       return false;
@@ -262,9 +288,15 @@ bool reportCudaResources(const std::string &path) {
 }
 
 int runGen() {
+  auto target = genTarget();
+  if (!target)
+    return 2;
+  auto options = coreLoadOptions(target->plan);
+  if (!options)
+    return 2;
   int status = 0;
   for (const std::string &path : inputFiles) {
-    auto loaded = loadModule(path);
+    auto loaded = driver::loadModule(path, *options);
     if (!loaded) {
       status = 1;
       continue;
@@ -280,22 +312,23 @@ int runGen() {
     for (const CompiledStencil &c : loaded->compiled) {
       std::vector<backend::GeneratedFile> generated;
       if (backendOption == Backend::Cuda) {
-        backend::CudaEmitOptions options;
-        options.kernelName = kernelName;
-        options.sourcePath = llvm::sys::path::filename(path).str();
-        generated = backend::emitCudaKernel(c, options);
+        backend::CudaEmitOptions emit;
+        emit.kernelName = kernelName;
+        emit.sourcePath = llvm::sys::path::filename(path).str();
+        emit.target = target->description();
+        generated = backend::emitCudaKernel(c, emit);
       } else {
-        backend::CpuEmitOptions options;
-        options.kernelName = kernelName;
-        options.sourcePath = llvm::sys::path::filename(path).str();
-        generated = backend::emitCpuKernel(c, options);
+        backend::CpuEmitOptions emit;
+        emit.kernelName = kernelName;
+        emit.sourcePath = llvm::sys::path::filename(path).str();
+        generated = backend::emitCpuKernel(c, emit);
       }
       for (backend::GeneratedFile &f : generated)
         files.push_back(std::move(f));
     }
     if (!writeFilesAtomically(outputDir, files))
       status = 1;
-    else if (resourceUsage && !reportCudaResources(path))
+    else if (resourceUsage && !reportCudaResources(path, *target, *options))
       status = 1;
   }
   return status;
@@ -334,17 +367,32 @@ int runBenchCommand() {
         << "bad --size '" << benchSize << "': expected N or NXxNYxNZ\n";
     return 2;
   }
-  o.nd = benchNd;
+  // bench builds and times CPU kernels only: the options that steer GPU kernels
+  // would be accepted and ignored, so they are refused.
+  if (plan.tableSpaceGiven()) {
+    driver::reportError("--table-space: bench times the CPU kernels, which keep their tables "
+                        "where the caches put them; use it with gen --backend cuda or analyze");
+    return 2;
+  }
+  if (plan.planTargetGiven() && plan.planTarget != "cpu") {
+    driver::reportError("--plan-target: bench times the CPU kernels, planned for cpu, not '" +
+                        plan.planTarget + "'; plan for a GPU with gen --backend cuda or analyze");
+    return 2;
+  }
+  o.nd = plan.nd;
   o.repeats = benchRepeats;
   o.search = benchSearch;
   o.json = benchJson;
   o.keep = benchKeep;
   o.inPlace = benchInPlace;
-  if (o.nd < 1 || o.repeats < 1) {
-    llvm::WithColor::error(llvm::errs(), "stencilc") << "--nd and --repeats must be positive\n";
+  if (o.repeats < 1) {
+    driver::reportError(fmt::format("--repeats: {} is not positive", o.repeats));
     return 2;
   }
-  auto loaded = loadModule(inputFiles[0]);
+  auto options = coreLoadOptions("cpu");
+  if (!options)
+    return 2;
+  auto loaded = driver::loadModule(inputFiles[0], *options);
   if (!loaded)
     return 1;
   int status = 0;

@@ -87,9 +87,29 @@ TEST(AnalyzeTest, ExtraSweepsCostBytesNotFlops) {
   EXPECT_DOUBLE_EQ(cpu.bytesPerPoint, 14 + 14);
   // Its `+=` takes the place of one running-sum add: still 107 flops.
   EXPECT_EQ(cpu.flopsPerPoint, 107);
-  // The CUDA gather variants run the whole stencil in one sweep.
-  EXPECT_EQ(analysis::variantCost(ex.only(), "gmem", false).sweeps, 1);
-  EXPECT_DOUBLE_EQ(analysis::variantCost(ex.only(), "gmem", false).bytesPerPoint, 14);
+}
+
+TEST(AnalyzeTest, EveryVariantRunsEverySweepOfThePlan) {
+  PipelineOptions o;
+  o.forceSplit = 2;
+  auto ex = compileExample("ete73", false, o);
+  // The CUDA launchers call launchSweep0 and launchSweep1 whatever the
+  // variant, and the CPU kernels loop over the sweeps in every scheme: each
+  // variant pays sweep 2's 14 B (18 + 14 with write-allocate).
+  for (const auto *variants : {&analysis::cudaVariants(), &analysis::cpuVariants()})
+    for (const std::string &v : *variants) {
+      analysis::VariantCost cost = analysis::variantCost(ex.only(), v, false);
+      EXPECT_EQ(cost.sweeps, 2) << v;
+      EXPECT_DOUBLE_EQ(cost.bytesPerPoint, 14 + 14) << v;
+      EXPECT_EQ(cost.flopsPerPoint, 107) << v;
+      EXPECT_DOUBLE_EQ(analysis::variantCost(ex.only(), v, true).bytesPerPoint, 18 + 14) << v;
+    }
+  // Unsplit, every variant runs one sweep of 14 B.
+  auto whole = compileExample("ete73");
+  for (const std::string &v : analysis::cudaVariants()) {
+    EXPECT_EQ(analysis::variantCost(whole.only(), v, false).sweeps, 1) << v;
+    EXPECT_DOUBLE_EQ(analysis::variantCost(whole.only(), v, false).bytesPerPoint, 14) << v;
+  }
 }
 
 TEST(AnalyzeTest, ShippedMachineFilesLoad) {
@@ -100,6 +120,11 @@ TEST(AnalyzeTest, ShippedMachineFilesLoad) {
     EXPECT_GT(m->peakGflopsDouble, 0) << name;
     EXPECT_FALSE(m->source.empty()) << name;
   }
+  // The GPU files name the architecture analyze plans for; the CPU file names none.
+  EXPECT_EQ(analysis::loadMachine("a100")->arch, "sm_80");
+  EXPECT_EQ(analysis::loadMachine("h100")->arch, "sm_90");
+  EXPECT_EQ(analysis::loadMachine("h200")->arch, "sm_90");
+  EXPECT_EQ(analysis::loadMachine("xeon-avx512-2core")->arch, "");
   auto missing = analysis::loadMachine("no-such-machine");
   EXPECT_FALSE(bool(missing));
   llvm::consumeError(missing.takeError());

@@ -57,7 +57,8 @@ public:
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition),
         plans_(c.sweepPlan.gpu.sweeps), names_(s_),
         kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
-        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {}
+        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
+        target_(options.target.empty() ? "not named by the caller" : options.target) {}
 
   std::vector<CudaSharedFootprint> footprints() const {
     std::vector<CudaSharedFootprint> out;
@@ -79,8 +80,10 @@ public:
   }
 
   std::vector<GeneratedFile> emit() {
-    std::map<std::string, std::string> common = {
-        {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
+    std::map<std::string, std::string> common = {{"SOURCE", source_},
+                                                 {"DESCRIPTION", description()},
+                                                 {"KERNEL", kernel_},
+                                                 {"TARGET", target_}};
     auto header = common;
     header["REAL"] = ir::elemTypeName(s_.elemType);
     header["DIMS"] = std::to_string(s_.dims);
@@ -644,6 +647,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
   KernelNames names_;
   std::string kernel_;
   std::string source_;
+  std::string target_;
 };
 
 } // namespace

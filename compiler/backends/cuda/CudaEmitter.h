@@ -24,6 +24,8 @@ struct CudaEmitOptions {
   std::string kernelName;
   /// Shown in the generated files' header comment.
   std::string sourcePath;
+  /// The GPU the kernels are planned for, for the header comment ("sm_90").
+  std::string target;
 };
 
 /// What one sweep's kernels keep in shared memory per block, for reports.

@@ -41,9 +41,12 @@ struct ResourceUsageOptions {
   std::string runtimeInclude;     ///< runtime/include, for <stencilc/...>
   std::vector<std::string> archs; ///< "sm_80", "sm_90"
   std::string workDir;            ///< where the .cu files and logs go
+  std::string target;             ///< CudaEmitOptions::target of the files compiled
   int blockX = 32, blockY = 8;    ///< the launch whose shared memory is reported
   int tableColumns = 902;         ///< Nd: the papers' number of distinct velocities
-  int sharedBudget = 48 * 1024;   ///< the default budget (above it planes reads rows read-only)
+  /// The launch's shared-memory budget (above it planes reads Auto rows read-only): the
+  /// device default, or the plan's --onchip-budget.
+  int sharedBudget = 48 * 1024;
 };
 
 /// nvcc on PATH, else in the CUDA toolkit's standard location; "" if neither.
