@@ -44,15 +44,37 @@ inline std::optional<Variant> parseVariant(std::string_view name) {
   return std::nullopt;
 }
 
+/// Interior extent of the grids a kernel sweeps (nz == 1 in 2D).
+struct Extent {
+  int nx = 1, ny = 1, nz = 1;
+};
+
+/// The interior points [x0, x1) x [y0, y1) x [z0, z1) that one kernel call
+/// computes. Kernels read neighbours outside the box as usual (they must be
+/// valid, as for the whole grid) and write only inside it, so a step can be
+/// split into boxes: a boundary shell and an interior for overlapped halo
+/// exchange, or the tiles of temporal blocking.
+struct Box {
+  int x0 = 0, y0 = 0, z0 = 0;
+  int x1 = 0, y1 = 0, z1 = 0;
+  bool empty() const { return x0 >= x1 || y0 >= y1 || z0 >= z1; }
+  long long points() const { return empty() ? 0 : (long long)(x1 - x0) * (y1 - y0) * (z1 - z0); }
+};
+
+inline Box wholeBox(const Extent &e) { return {0, 0, 0, e.nx, e.ny, e.nz}; }
+
+inline std::string boxText(const Box &b) {
+  return "[" + std::to_string(b.x0) + ", " + std::to_string(b.x1) + ") x [" + std::to_string(b.y0) +
+         ", " + std::to_string(b.y1) + ") x [" + std::to_string(b.z0) + ", " +
+         std::to_string(b.z1) + ")";
+}
+
 struct RunOptions {
   Variant variant = Variant::Planes;
   int blockY = 0; ///< tile height in y (blocked, planes); 0 = the kernel's default
   int blockZ = 0; ///< tile depth in z (blocked, planes); 0 = the kernel's default
-};
-
-/// Interior extent of the grids a kernel sweeps (nz == 1 in 2D).
-struct Extent {
-  int nx = 1, ny = 1, nz = 1;
+  /// The points to compute; the whole extent when unset. An empty box computes nothing.
+  std::optional<Box> region;
 };
 
 /// Point (i, j, k) of a field is origin[i + j * line + k * plane].
@@ -100,6 +122,20 @@ public:
   using std::invalid_argument::invalid_argument;
 };
 
+/// The box a call computes: `region`, or the whole extent. Throws KernelError
+/// naming the box when it does not lie inside the extent.
+inline Box regionOf(const char *kernel, const Extent &e, const std::optional<Box> &region) {
+  if (!region)
+    return wholeBox(e);
+  const Box &b = *region;
+  if (b.x0 < 0 || b.y0 < 0 || b.z0 < 0 || b.x1 > e.nx || b.y1 > e.ny || b.z1 > e.nz ||
+      b.x0 > b.x1 || b.y0 > b.y1 || b.z0 > b.z1)
+    throw KernelError(std::string(kernel) + ": region " + boxText(b) +
+                      " is not inside the extent " + std::to_string(e.nx) + " x " +
+                      std::to_string(e.ny) + " x " + std::to_string(e.nz));
+  return b;
+}
+
 //===----------------------------------------------------------------------===//
 // Type-erased entry points, for tests and benchmarks
 //===----------------------------------------------------------------------===//
@@ -130,10 +166,10 @@ struct ErasedArgs {
 
 struct KernelFieldInfo {
   const char *name;
-  const char *role;     ///< "time", "in", "index", "out"
-  const char *type;     ///< "float", "double", "uint8", "uint16", "int32"
-  int overwrites;       ///< Output: the field id it may overwrite in place, or -1
-  int advances;         ///< Output: the field id whose next level it is, or -1
+  const char *role; ///< "time", "in", "index", "out"
+  const char *type; ///< "float", "double", "uint8", "uint16", "int32"
+  int overwrites;   ///< Output: the field id it may overwrite in place, or -1
+  int advances;     ///< Output: the field id whose next level it is, or -1
 };
 
 struct KernelTableInfo {
@@ -142,12 +178,12 @@ struct KernelTableInfo {
 };
 
 struct KernelInfo {
-  const char *name;       ///< the kernel's name (the stencil's, unless renamed)
-  const char *stencil;    ///< the stencil it was generated from
-  const char *elemType;   ///< "float" or "double"
+  const char *name;     ///< the kernel's name (the stencil's, unless renamed)
+  const char *stencil;  ///< the stencil it was generated from
+  const char *elemType; ///< "float" or "double"
   int dims;
   int radius;
-  int sweeps;             ///< sub-stencil sweeps per step
+  int sweeps; ///< sub-stencil sweeps per step
   std::vector<KernelFieldInfo> fields;
   std::vector<KernelTableInfo> tables;
   std::vector<const char *> scalars;
