@@ -133,12 +133,13 @@ inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBeg
       out[r * W + l] = col[l][r];
 }
 
-/// Tiles of [0, n) of size `block` (the last one shorter).
+/// Tiles of [first, last) of size `block` (the last one shorter): the rows or
+/// planes of the box a kernel call computes.
 struct TileRange {
-  int n, block;
-  int count() const { return (n + block - 1) / block; }
-  int begin(int t) const { return t * block; }
-  int end(int t) const { return std::min(n, (t + 1) * block); }
+  int first, last, block;
+  int count() const { return (last - first + block - 1) / block; }
+  int begin(int t) const { return first + t * block; }
+  int end(int t) const { return std::min(last, first + (t + 1) * block); }
 };
 
 /// `requested` if positive, else `fallback`, clamped to [1, n].
