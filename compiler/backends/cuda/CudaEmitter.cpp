@@ -18,6 +18,12 @@
 //
 // A host launcher per sweep picks the kernel and its shared memory.
 //
+// Every kernel computes the points of one box (rt::Box, LaunchOptions::region,
+// the whole extent by default): the launch grid covers the box and thread
+// coordinates start at its origin, so a step can be split into boxes (a
+// boundary shell and an interior for overlapped halo exchange) that together
+// write exactly what one whole-grid launch writes.
+//
 //===----------------------------------------------------------------------===//
 #include "backends/cuda/CudaEmitter.h"
 
@@ -257,11 +263,13 @@ private:
                                 "tables)\n/// through the read-only cache."
                               : "one thread per output point; every read a plain global load.";
     return fmt::format(R"(/// Sweep {0}, {1}: {2}
-__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args args) {{
-  const int x = int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = int(blockIdx.y * blockDim.y + threadIdx.y);
-  const int z = int(blockIdx.z);
-  if (x >= args.extent.nx || y >= args.extent.ny)
+__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args args,
+                                                                  const rt::Box box) {{
+  // The launch grid covers the box: thread (0, 0) of block (0, 0, 0) is its first point.
+  const int x = box.x0 + int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
+  const int z = box.z0 + int(blockIdx.z);
+  if (x >= box.x1 || y >= box.y1)
     return;
 {3}}}
 
@@ -311,8 +319,8 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args a
                         const std::string &indent) const {
     std::string out;
     for (int f : fields)
-      out += fmt::format("{}loadTile({}, args.{}, {}, m, kRx, kRy, args.extent);\n", indent,
-                         tileName(f), names_.field(f), z);
+      out += fmt::format("{}loadTile({}, args.{}, {}, m, kRx, kRy, box);\n", indent, tileName(f),
+                         names_.field(f), z);
     return out;
   }
 
@@ -352,14 +360,15 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args a
     };
     std::string out = fmt::format(
         R"(/// Sweep {0}, traditional (2.5D blocking, multi-to-one): a 2D block marches z through nw
-/// planes. Plane z of every field read off-centre on it sits in shared memory with its halo;
-/// the points of each (dx, dy) column above and below z sit in this thread's register queue,
-/// which takes one new plane per step.
+/// planes of the box. Plane z of every field read off-centre on it sits in shared memory with
+/// its halo; the points of each (dx, dy) column above and below z sit in this thread's register
+/// queue, which takes one new plane per step.
 __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(const Args args,
+                                                                        const rt::Box box,
                                                                         const int nw) {{
   STENCILC_DYNAMIC_SHARED(Real, shared);
   constexpr int kRx = {1}, kRy = {2}; // halo of the shared planes
-  const ZMarch m = zMarch(args.extent, nw, kRx, kRy);
+  const ZMarch m = zMarch(box, nw, kRx, kRy);
 )",
         sweep, plan.traditionalRx, plan.traditionalRy);
     out += tileDeclarations(plan.traditionalTiles, "shared");
@@ -391,18 +400,19 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(cons
     const int dzMin = plan.planeOffsets.front(), dzMax = plan.planeOffsets.back();
     std::string out = fmt::format(
         R"(/// Sweep {0}, planes (one-to-multi): a 2D block marches the input planes of nw output
-/// planes. Input plane zi is read once into shared memory with its halo, and its points at
-/// plane offset dz go into the partial sum of output plane zi - dz: a register queue per
-/// output, whose oldest entry is complete after plane zi, is stored, and makes room for a new
-/// one. With kStageAuto the table rows the plan left to the backend are staged in shared
+/// planes of the box. Input plane zi is read once into shared memory with its halo, and its
+/// points at plane offset dz go into the partial sum of output plane zi - dz: a register queue
+/// per output, whose oldest entry is complete after plane zi, is stored, and makes room for a
+/// new one. With kStageAuto the table rows the plan left to the backend are staged in shared
 /// memory too.
 template <bool kStageAuto>
 __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Args args,
+                                                                   const rt::Box box,
                                                                    const int nw) {{
   STENCILC_DYNAMIC_SHARED(Real, shared);
   constexpr int kRx = {1}, kRy = {2}; // halo of the shared planes
   constexpr int kDzMin = {3}, kDzMax = {4}; // plane offsets of the accumulated points
-  const ZMarch m = zMarch(args.extent, nw, kRx, kRy);
+  const ZMarch m = zMarch(box, nw, kRx, kRy);
 )",
         sweep, plan.planesRx, plan.planesRy, dzMin, dzMax);
     // Shared memory: each table's staged rows ([slot][column]), then the planes.
@@ -518,16 +528,16 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
 void launchSweep{0}(const Args &a, const Launch &l) {{
   switch (l.variant) {{
   case Variant::Gmem:
-    STENCILC_LAUNCH(sweep{0}_gmem, l.pointGrid, l.block, 0, l.stream)(a);
+    STENCILC_LAUNCH(sweep{0}_gmem, l.pointGrid, l.block, 0, l.stream)(a, l.box);
     break;
   case Variant::Ro:
-    STENCILC_LAUNCH(sweep{0}_ro, l.pointGrid, l.block, 0, l.stream)(a);
+    STENCILC_LAUNCH(sweep{0}_ro, l.pointGrid, l.block, 0, l.stream)(a, l.box);
     break;
   case Variant::Traditional: {{
     const std::size_t bytes = {1} * l.tileBytes({2}, {3});
     requireShared(bytes, l, "sweep {0}, traditional");
     allowSharedBytes(sweep{0}_traditional, bytes);
-    STENCILC_LAUNCH(sweep{0}_traditional, l.marchGrid, l.block, bytes, l.stream)(a, l.nw);
+    STENCILC_LAUNCH(sweep{0}_traditional, l.marchGrid, l.block, bytes, l.stream)(a, l.box, l.nw);
     break;
   }}
   case Variant::Planes: {{
@@ -536,8 +546,8 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     if (!plan.accumulates()) {
       out += "    // Nothing in this sweep spans planes: one thread per point does it.\n";
       out += fmt::format(
-          "    STENCILC_LAUNCH(sweep{}_ro, l.pointGrid, l.block, 0, l.stream)(a);\n    break;\n"
-          "  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
+          "    STENCILC_LAUNCH(sweep{}_ro, l.pointGrid, l.block, 0, l.stream)(a, l.box);\n"
+          "    break;\n  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
           sweep);
       return out;
     }
@@ -561,7 +571,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
           "    if (staged <= l.sharedBudget) {{\n"
           "      allowSharedBytes(sweep{0}_planes<true>, staged);\n"
           "      STENCILC_LAUNCH(sweep{0}_planes<true>, l.marchGrid, l.block, staged, "
-          "l.stream)(a, l.nw);\n"
+          "l.stream)(a, l.box, l.nw);\n"
           "      break;\n"
           "    }}\n",
           sweep, autoRows);
@@ -569,7 +579,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     out += fmt::format("    requireShared(fixed, l, \"sweep {0}, planes\");\n"
                        "    allowSharedBytes(sweep{0}_planes<false>, fixed);\n"
                        "    STENCILC_LAUNCH(sweep{0}_planes<false>, l.marchGrid, l.block, fixed, "
-                       "l.stream)(a, l.nw);\n"
+                       "l.stream)(a, l.box, l.nw);\n"
                        "    break;\n  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
                        sweep);
     return out;
