@@ -64,9 +64,21 @@ struct Box {
 inline Box wholeBox(const Extent &e) { return {0, 0, 0, e.nx, e.ny, e.nz}; }
 
 inline std::string boxText(const Box &b) {
-  return "[" + std::to_string(b.x0) + ", " + std::to_string(b.x1) + ") x [" + std::to_string(b.y0) +
-         ", " + std::to_string(b.y1) + ") x [" + std::to_string(b.z0) + ", " +
-         std::to_string(b.z1) + ")";
+  // Appended piece by piece: g++ 12 warns (-Wrestrict, falsely) on "literal" + std::string.
+  std::string text;
+  auto range = [&](int lo, int hi) {
+    text += '[';
+    text += std::to_string(lo);
+    text += ", ";
+    text += std::to_string(hi);
+    text += ')';
+  };
+  range(b.x0, b.x1);
+  text += " x ";
+  range(b.y0, b.y1);
+  text += " x ";
+  range(b.z0, b.z1);
+  return text;
 }
 
 struct RunOptions {
@@ -74,7 +86,7 @@ struct RunOptions {
   int blockY = 0; ///< tile height in y (blocked, planes); 0 = the kernel's default
   int blockZ = 0; ///< tile depth in z (blocked, planes); 0 = the kernel's default
   /// The points to compute; the whole extent when unset. An empty box computes nothing.
-  std::optional<Box> region;
+  std::optional<Box> region = std::nullopt;
 };
 
 /// Point (i, j, k) of a field is origin[i + j * line + k * plane].
@@ -129,10 +141,18 @@ inline Box regionOf(const char *kernel, const Extent &e, const std::optional<Box
     return wholeBox(e);
   const Box &b = *region;
   if (b.x0 < 0 || b.y0 < 0 || b.z0 < 0 || b.x1 > e.nx || b.y1 > e.ny || b.z1 > e.nz ||
-      b.x0 > b.x1 || b.y0 > b.y1 || b.z0 > b.z1)
-    throw KernelError(std::string(kernel) + ": region " + boxText(b) +
-                      " is not inside the extent " + std::to_string(e.nx) + " x " +
-                      std::to_string(e.ny) + " x " + std::to_string(e.nz));
+      b.x0 > b.x1 || b.y0 > b.y1 || b.z0 > b.z1) {
+    std::string message = kernel;
+    message += ": region ";
+    message += boxText(b);
+    message += " is not inside the extent ";
+    message += std::to_string(e.nx);
+    message += " x ";
+    message += std::to_string(e.ny);
+    message += " x ";
+    message += std::to_string(e.nz);
+    throw KernelError(message);
+  }
   return b;
 }
 
