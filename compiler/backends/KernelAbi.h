@@ -11,7 +11,10 @@
 
 #include "backends/KernelNames.h"
 #include "ir/IR.h"
+#include "passes/Decompose.h"
+#include "passes/LinearForm.h"
 
+#include <map>
 #include <string>
 
 namespace stencilc::backend {
@@ -35,5 +38,37 @@ std::string erasedArgsBody(const ir::Stencil &s, const KernelNames &names,
 std::string fieldInfoList(const ir::Stencil &s, int indent);
 std::string tableInfoList(const ir::Stencil &s);
 std::string scalarInfoList(const ir::Stencil &s);
+
+/// The members of `Args`: a view per field (with its role as a comment), per
+/// table and per scalar.
+std::string argMembers(const ir::Stencil &s, const KernelNames &names);
+
+/// "p_prev <- p_cur <- p_next": how rotate() moves the levels on.
+std::string rotationSummary(const ir::Stencil &s);
+
+/// The header comment both backends open a generated file with: the stencil,
+/// each update with its reads, and the plan's sweeps, ending with a full stop.
+std::string stencilSummary(const ir::Stencil &s, const LinearStencil &linear,
+                           const Decomposition &decomposition);
+
+/// The statements of the kernel's checkArgs(const Args &a): every field set,
+/// every table of the stencil's row count with at least one column, and an
+/// output sharing storage only with the level it overwrites, with its layout.
+std::string argumentChecks(const ir::Stencil &s, const KernelNames &names,
+                           const std::string &kernel);
+
+/// Template values every generated header and source file takes from the
+/// stencil alone (templates/README.md lists them): the kernel ABI's pieces.
+/// `fileValues` (the backend's values for both files) are merged in;
+/// `fieldInfoIndent` is the column of the template's field list.
+using TemplateValues = std::map<std::string, std::string>;
+TemplateValues abiHeaderValues(const ir::Stencil &s, const KernelNames &names,
+                               const TemplateValues &fileValues);
+TemplateValues abiSourceValues(const ir::Stencil &s, const KernelNames &names,
+                               const std::string &kernel, int sweeps, int fieldInfoIndent,
+                               const TemplateValues &fileValues);
+
+/// The comment line that opens a sweep's kernels in a generated file.
+std::string sweepBanner(int sweep, const std::string &reason);
 
 } // namespace stencilc::backend

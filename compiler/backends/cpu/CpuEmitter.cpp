@@ -14,6 +14,7 @@
 #include "backends/cpu/CpuEmitter.h"
 
 #include "backends/CExpr.h"
+#include "backends/GroupSums.h"
 #include "backends/KernelAbi.h"
 #include "backends/KernelNames.h"
 #include "ir/Printer.h"
@@ -32,16 +33,6 @@ namespace {
 
 using ir::FieldRole;
 using ir::Offset;
-
-/// The pieces of one update that a row body evaluates.
-struct RowItem {
-  int update = 0;
-  std::vector<int> groups; ///< coefficient groups, each restricted to `dz` if set
-  bool pointwise = false;  ///< add the update's pointwise part
-  /// Leave out the factors every group shares (SweepUpdate::sharedFactors): the
-  /// planes scheme applies them once, when the row is finished.
-  bool withoutSharedFactors = false;
-};
 
 /// Rows of a table's staging buffer per output plane: rt::loadColumns writes
 /// whole blocks of 4 or 8 rows.
@@ -198,29 +189,15 @@ public:
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {}
 
   std::vector<GeneratedFile> emit() {
-    std::map<std::string, std::string> common = {{"SOURCE", source_},
-                                                 {"DESCRIPTION", description()},
-                                                 {"KERNEL", kernel_},
-                                                 {"REAL", ir::elemTypeName(s_.elemType)}};
-    auto header = common;
-    header["DIMS"] = std::to_string(s_.dims);
-    header["RADIUS"] = std::to_string(s_.radius);
-    header["ARG_MEMBERS"] = argMembers();
-    header["ROTATION_SUMMARY"] = rotationSummary();
-    auto source = common;
-    source["STENCIL"] = s_.name;
+    TemplateValues common = {
+        {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
+    TemplateValues header = abiHeaderValues(s_, names_, common);
+    TemplateValues source =
+        abiSourceValues(s_, names_, kernel_, int(decomposition_.sweeps.size()), 5, common);
     source["TABLE_MEMBERS"] = tableMembers();
     source["TABLE_INIT"] = tableInit();
     source["SWEEPS"] = sweeps();
-    source["CHECK_2D"] = s_.dims == 2 ? " || a.extent.nz != 1" : "";
-    source["CHECK_ARGS"] = checkArgs();
     source["RUN_BODY"] = runBody();
-    source["ROTATE_BODY"] = rotateBody(s_, names_);
-    source["ERASED_ARGS"] = erasedArgsBody(s_, names_, kernel_);
-    source["SWEEP_COUNT"] = std::to_string(decomposition_.sweeps.size());
-    source["FIELD_INFO"] = fieldInfoList(s_, 5);
-    source["TABLE_INFO"] = tableInfoList(s_);
-    source["SCALAR_INFO"] = scalarInfoList(s_);
     return {{kernel_ + ".h", renderTemplate(embeddedTemplate("cpu/kernel.h.tmpl"), header)},
             {kernel_ + ".cpp", renderTemplate(embeddedTemplate("cpu/kernel.cpp.tmpl"), source)}};
   }
@@ -231,75 +208,10 @@ private:
   //===--------------------------------------------------------------------===//
 
   std::string description() const {
-    std::string d =
-        fmt::format("// Stencil {}: {}d, {}, ", s_.name, s_.dims, ir::elemTypeName(s_.elemType));
-    d += s_.order ? fmt::format("order {} (radius {}).\n", s_.order, s_.radius)
-                  : fmt::format("radius {}.\n", s_.radius);
-    for (size_t u = 0; u < s_.updates.size(); ++u) {
-      const LinearForm &form = linear_.updates[u];
-      ReadSummary reads = summarizeReads(form);
-      d += fmt::format("// Update {} = {}\n", s_.fields[form.output].name,
-                       ir::exprToString(s_, *s_.updates[u].rhs));
-      d += fmt::format("//   {} points read ({} off-axis) in {} coefficient groups over {} "
-                       "z-plane{}.\n",
-                       reads.points.size(), reads.offAxisPoints, form.groups.size(),
-                       reads.planes.size(), reads.planes.size() == 1 ? "" : "s");
-    }
-    d += fmt::format("// Plan: {} sweep{} per step", decomposition_.sweeps.size(),
-                     decomposition_.sweeps.size() == 1 ? "" : "s");
-    for (const SubStencil &sweep : decomposition_.sweeps)
-      d += fmt::format("; {}", sweep.reason);
+    std::string d = stencilSummary(s_, linear_, decomposition_);
     d += ".\n// Variants (rt::RunOptions::variant): naive, blocked (y/z tiles), planes "
          "(partial-plane\n// accumulation, one input plane at a time).\n";
     return d;
-  }
-
-  std::string fieldComment(const ir::Field &f) const {
-    std::string c = ir::fieldRoleName(f.role);
-    if (f.role == FieldRole::Index)
-      c += std::string(" ") + ir::indexTypeName(f.indexType);
-    if (f.advances >= 0)
-      c += ", next level of " + s_.fields[f.advances].name;
-    if (f.overwrites >= 0)
-      c += ", may share storage with " + s_.fields[f.overwrites].name + " (in place)";
-    return c;
-  }
-
-  std::string argMembers() const {
-    std::string out;
-    for (size_t f = 0; f < s_.fields.size(); ++f) {
-      const ir::Field &field = s_.fields[f];
-      bool writable = field.role == FieldRole::Output;
-      out += fmt::format("  rt::FieldView<{}{}> {}; ///< {}\n", writable ? "" : "const ",
-                         fieldElementType(field), names_.field(int(f)), fieldComment(field));
-    }
-    for (size_t t = 0; t < s_.tables.size(); ++t) {
-      const ir::Table &table = s_.tables[t];
-      std::string rows = std::to_string(table.rows) + " rows";
-      if (table.rowSource == ir::Table::RowSource::Classes)
-        rows += ": one per coefficient class of " + s_.pointSets[table.pointSet].name;
-      else if (table.rowSource == ir::Table::RowSource::Points)
-        rows += ": one per point of " + s_.pointSets[table.pointSet].name;
-      out += fmt::format("  rt::TableView<Real> {}; ///< {}, any number of columns\n",
-                         names_.table(int(t)), rows);
-    }
-    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
-      out += fmt::format("  Real {} = 0; ///< run-time scalar\n", names_.scalar(int(sc)));
-    return out;
-  }
-
-  std::string rotationSummary() const {
-    std::string out;
-    for (const ir::Field &f : s_.fields) {
-      if (f.advances < 0)
-        continue;
-      if (!out.empty())
-        out += "; ";
-      if (f.overwrites >= 0)
-        out += s_.fields[f.overwrites].name + " <- ";
-      out += s_.fields[f.advances].name + " <- " + f.name;
-    }
-    return out.empty() ? "nothing to rotate (no output advances a time level)" : out;
   }
 
   std::string tableMembers() const {
@@ -320,144 +232,14 @@ private:
   // Row bodies
   //===--------------------------------------------------------------------===//
 
-  /// The sum of a group's terms on plane `dz` (all planes if unset), with its coefficient.
-  std::string groupExpr(BodyUses &uses, const LinearForm &form, const CoefGroup &group,
-                        std::optional<int> dz, bool withFactors = true) const {
-    std::string sum;
-    int count = 0;
-    for (size_t i = 0; i < group.terms.size(); ++i) {
-      const Term &term = form.terms[group.terms[i]];
-      if (dz && term.offset[2] != *dz)
-        continue;
-      std::string read = uses.access(term.field, term.offset);
-      if (count == 0)
-        sum = (group.signs[i] < 0 ? "-" : "") + read;
-      else
-        sum += (group.signs[i] < 0 ? " - " : " + ") + read;
-      ++count;
-    }
-    if (count == 0)
-      return "";
-    std::vector<std::string> factors;
-    if (withFactors)
-      factors = factorTexts(uses, form, group);
-    std::string coef = coefficientProduct(group.coef, factors);
-    if (coef == "Real(1)")
-      return count == 1 ? sum : "(" + sum + ")";
-    if (coef == "Real(-1)")
-      return count == 1 && sum[0] != '-' ? "-" + sum : "-(" + sum + ")";
-    return coef + " * " + (count == 1 && sum[0] != '-' ? sum : "(" + sum + ")");
-  }
-
-  /// The coefficient factors of a group, each ready to be a multiplicand.
-  /// Factors made of scalars and numbers only (e.g. `dt * dt / (h * h)`) are
-  /// multiplied once per row, before the x loop, as a named constant: GCC may
-  /// not reassociate them out of the loop itself without -ffast-math.
-  std::vector<std::string> factorTexts(BodyUses &uses, const LinearForm &form,
-                                       const CoefGroup &group) const {
-    std::vector<std::string> factors, invariant;
-    CExprNames exprNames = uses.exprNames();
-    for (const ir::ExprPtr &factor : form.terms[group.terms[0]].factors) {
-      std::string text = printCExpr(*factor, exprNames);
-      // A product chains without parentheses; anything looser, or a quotient, gets them.
-      bool atom =
-          ir::exprPrecedence(*factor) == ir::AtomPrecedence || factor->kind == ir::Expr::Kind::Mul;
-      (isPointInvariant(*factor) ? invariant : factors).push_back(atom ? text : "(" + text + ")");
-    }
-    if (invariant.size() == 1 && invariant[0].find_first_of(" (") == std::string::npos)
-      factors.push_back(invariant[0]); // a lone scalar: nothing to compute once
-    else if (!invariant.empty()) {
-      std::string product = invariant[0];
-      for (size_t i = 1; i < invariant.size(); ++i)
-        product += " * " + invariant[i];
-      factors.push_back(uses.invariant(product));
-    }
-    return factors;
-  }
-
-  /// Does `e` read no field or table, i.e. is it the same at every point?
-  static bool isPointInvariant(const ir::Expr &e) {
-    switch (e.kind) {
-    case ir::Expr::Kind::FieldRef:
-    case ir::Expr::Kind::TableRef:
-    case ir::Expr::Kind::Sum:
-    case ir::Expr::Kind::Deriv: return false;
-    default: break;
-    }
-    for (const ir::ExprPtr &op : e.operands)
-      if (!isPointInvariant(*op))
-        return false;
-    return true;
-  }
-
-  /// Does group `g` of `form` have points on plane dz?
-  static bool groupTouches(const LinearForm &form, const CoefGroup &g, int dz) {
-    for (int t : g.terms)
-      if (form.terms[t].offset[2] == dz)
-        return true;
-    return false;
-  }
-
-  /// The groups of `groups` with points on plane dz, in order.
-  static std::vector<int> groupsTouching(const LinearForm &form, const std::vector<int> &groups,
-                                         int dz) {
-    std::vector<int> touching;
-    for (int g : groups)
-      if (groupTouches(form, form.groups[g], dz))
-        touching.push_back(g);
-    return touching;
-  }
-
-  /// Statements `target op= <groups>` for one update, one line per group with
-  /// the group in DSL syntax as a comment.
-  std::string sumStatements(BodyUses &uses, const RowItem &item, std::optional<int> dz,
-                            const std::string &target, bool assignFirst,
-                            bool comments = true) const {
-    const LinearForm &form = linear_.updates[item.update];
-    std::string out;
-    bool first = assignFirst;
-    for (const std::vector<int> &partition : partitionGroupsByFactors(form, item.groups)) {
-      // Groups sharing their factors K: target += K * (c1 * S1 + c2 * S2 ...).
-      std::vector<int> present;
-      for (int g : partition)
-        if (!dz || groupTouches(form, form.groups[g], *dz))
-          present.push_back(g);
-      if (present.empty())
-        continue;
-      for (int g : present)
-        if (comments)
-          out += fmt::format("    // g{}: {}\n", g, groupToString(s_, form, form.groups[g]));
-      std::string expr;
-      if (present.size() == 1) {
-        expr = groupExpr(uses, form, form.groups[present[0]], dz, !item.withoutSharedFactors);
-      } else {
-        std::string inner;
-        for (int g : present) {
-          std::string e = groupExpr(uses, form, form.groups[g], dz, /*withFactors=*/false);
-          if (inner.empty())
-            inner = e;
-          else if (e[0] == '-')
-            inner += " - " + e.substr(1);
-          else
-            inner += " + " + e;
-        }
-        std::string product;
-        if (!item.withoutSharedFactors)
-          for (const std::string &f : factorTexts(uses, form, form.groups[present[0]]))
-            product += f + " * ";
-        expr = product.empty() ? inner : product + "(" + inner + ")";
-      }
-      out += fmt::format("    {} {} {};\n", target, first ? "=" : "+=", expr);
-      first = false;
-    }
-    if (item.pointwise && form.pointwise) {
-      out += fmt::format("{}    {} {} {};\n", comments ? "    // pointwise part\n" : "", target,
-                         first ? "=" : "+=", printCExpr(*form.pointwise, uses.exprNames()));
-      first = false;
-    }
-    if (first)
-      out += fmt::format("    {} = Real(0);\n", target);
-    return out;
+  /// How the bodies this emitter prints read: through the row pointers and
+  /// staged coefficients `uses` declares, with point-invariant factors hoisted.
+  static BodyReads readsOf(BodyUses &uses) {
+    BodyReads reads;
+    reads.read = [&uses](int field, const Offset &o) { return uses.access(field, o); };
+    reads.exprNames = uses.exprNames();
+    reads.invariant = [&uses](const std::string &product) { return uses.invariant(product); };
+    return reads;
   }
 
   /// A function over the x points of one row (or of the rows of
@@ -564,12 +346,12 @@ private:
                                   k, k, k == 1 ? "" : "s");
       for (size_t u = 0; u < linear_.updates.size(); ++u) {
         const LinearForm &form = linear_.updates[u];
-        RowItem item{int(u), decomposition_.sweeps[sweep].groups[u], sweep == 0};
         int out = form.output;
         outputs.insert(out);
         std::string sum = names_.acc(out) + (planes > 1 ? std::to_string(k) : "");
         body += fmt::format("    Real {};\n", sum);
-        body += sumStatements(uses, item, std::nullopt, sum, true, /*comments=*/k == 0);
+        body += sumStatements(s_, form, decomposition_.sweeps[sweep].groups[u], readsOf(uses), sum,
+                              true, {.pointwise = sweep == 0, .comments = k == 0});
         // With several planes, every store comes after every load, so that the
         // compiler may share loads between outputs.
         (planes > 1 ? stores : body) += fmt::format(
@@ -665,7 +447,7 @@ private:
     std::string body, accDecl;
     for (const SweepUpdate &split : plan_.sweeps[sweep].updates) {
       const LinearForm &form = linear_.updates[split.update];
-      std::vector<int> touching = groupsTouching(form, split.accumulated, dz);
+      std::vector<int> touching = groupsTouchingPlane(form, split.accumulated, dz);
       if (touching.empty())
         continue;
       std::string acc = names_.acc(form.output);
@@ -674,8 +456,8 @@ private:
       // depend on whether a tile edge sent it through this function or the scatter.
       std::string sum = names_.field(form.output) + "_sum";
       body += fmt::format("    Real {};\n", sum);
-      body += sumStatements(uses, RowItem{split.update, touching, false, split.sharedFactors}, dz,
-                            sum, true);
+      body += sumStatements(s_, form, touching, readsOf(uses), sum, true,
+                            {.dz = dz, .withoutSharedFactors = split.sharedFactors});
       body += fmt::format("    {}[x] += {};\n", acc, sum);
     }
     std::string comment = fmt::format(
@@ -709,7 +491,7 @@ private:
       std::string part;
       for (const SweepUpdate &split : plan_.sweeps[sweep].updates) {
         const LinearForm &form = linear_.updates[split.update];
-        std::vector<int> touching = groupsTouching(form, split.accumulated, dz);
+        std::vector<int> touching = groupsTouchingPlane(form, split.accumulated, dz);
         if (touching.empty())
           continue;
         std::string acc = names_.acc(form.output) + suffix;
@@ -718,9 +500,9 @@ private:
         // One load and store of the partial sum per output, whatever the group count.
         std::string sum = names_.field(form.output) + "_sum" + suffix;
         part += fmt::format("    Real {};\n", sum);
-        part += sumStatements(uses, RowItem{split.update, touching, false, split.sharedFactors}, dz,
-                              sum, true,
-                              /*comments=*/false);
+        part += sumStatements(
+            s_, form, touching, readsOf(uses), sum, true,
+            {.dz = dz, .withoutSharedFactors = split.sharedFactors, .comments = false});
         part += fmt::format("    {}[x] += {};\n", acc, sum);
       }
       if (!part.empty())
@@ -750,8 +532,8 @@ private:
       uses.addField(out);
       std::string value = names_.acc(out) + "_value";
       body += fmt::format("    Real {};\n", value);
-      body += sumStatements(uses, RowItem{split.update, split.atStore, sweep == 0}, std::nullopt,
-                            value, true);
+      body += sumStatements(s_, form, split.atStore, readsOf(uses), value, true,
+                            {.pointwise = sweep == 0});
       if (split.slot >= 0) {
         std::string acc = names_.acc(out);
         accDecl += fmt::format("  Real *{} = acc[{}];\n", acc, split.slot);
@@ -760,7 +542,7 @@ private:
           body +=
               "    // The factors every accumulated group shares, left out of the partial sums.\n";
           for (const std::string &f :
-               factorTexts(uses, form, form.groups[split.accumulated.front()]))
+               factorTexts(form, form.groups[split.accumulated.front()], readsOf(uses)))
             scale += f + " * ";
         }
         body += fmt::format(
@@ -973,10 +755,7 @@ void sweep{0}_planes(const Args &args, const Tables &tables, const rt::Box &box,
   std::string sweeps() const {
     std::string out;
     for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep) {
-      out += fmt::format(
-          "//===-- Sweep {}: {} {}\n\n", sweep, decomposition_.sweeps[sweep].reason,
-          std::string(std::max<int>(0, 60 - int(decomposition_.sweeps[sweep].reason.size())), '-') +
-              "===//");
+      out += sweepBanner(int(sweep), decomposition_.sweeps[sweep].reason);
       const CpuSweepPlan &plan = plan_.sweeps[sweep];
       out += naiveRow(int(sweep), 1);
       if (zPlanes_ > 1)
@@ -999,42 +778,6 @@ void sweep{0}_planes(const Args &args, const Tables &tables, const rt::Box &box,
   //===--------------------------------------------------------------------===//
   // Entry points
   //===--------------------------------------------------------------------===//
-
-  std::string checkArgs() const {
-    std::string out;
-    for (size_t f = 0; f < s_.fields.size(); ++f)
-      out += fmt::format("  if (!a.{}.origin)\n    throw rt::KernelError(\"{}: field '{}' is not "
-                         "set\");\n",
-                         names_.field(int(f)), kernel_, s_.fields[f].name);
-    for (size_t t = 0; t < s_.tables.size(); ++t)
-      out += fmt::format("  rt::requireTableShape(\"{}\", \"{}\", a.{}.rows, {});\n", kernel_,
-                         s_.tables[t].name, names_.table(int(t)), s_.tables[t].rows);
-    // An output may share storage only with the level it overwrites, and then with the
-    // same strides: anything else would read values this step has already replaced.
-    for (size_t o = 0; o < s_.fields.size(); ++o) {
-      const ir::Field &out_ = s_.fields[o];
-      if (out_.role != FieldRole::Output)
-        continue;
-      for (size_t f = 0; f < s_.fields.size(); ++f) {
-        if (f == o || s_.fields[f].role == FieldRole::Index)
-          continue;
-        std::string O = names_.field(int(o)), F = names_.field(int(f));
-        if (int(f) == out_.overwrites)
-          out += fmt::format(
-              "  if (static_cast<const void *>(a.{0}.origin) == a.{1}.origin &&\n"
-              "      (a.{0}.line != a.{1}.line || a.{0}.plane != a.{1}.plane))\n"
-              "    throw rt::KernelError(\"{2}: '{3}' shares storage with '{4}' but not its "
-              "layout\");\n",
-              O, F, kernel_, out_.name, s_.fields[f].name);
-        else
-          out += fmt::format("  if (static_cast<const void *>(a.{}.origin) == a.{}.origin)\n"
-                             "    throw rt::KernelError(\"{}: '{}' may not share storage with "
-                             "'{}'\");\n",
-                             O, F, kernel_, out_.name, s_.fields[f].name);
-      }
-    }
-    return out;
-  }
 
   std::string runBody() const {
     struct Case {

@@ -86,29 +86,15 @@ public:
   }
 
   std::vector<GeneratedFile> emit() {
-    std::map<std::string, std::string> common = {{"SOURCE", source_},
-                                                 {"DESCRIPTION", description()},
-                                                 {"KERNEL", kernel_},
-                                                 {"TARGET", target_}};
-    auto header = common;
-    header["REAL"] = ir::elemTypeName(s_.elemType);
-    header["DIMS"] = std::to_string(s_.dims);
-    header["RADIUS"] = std::to_string(s_.radius);
-    header["ARG_MEMBERS"] = argMembers();
-    header["ROTATION_SUMMARY"] = rotationSummary();
-    auto source = common;
-    source["STENCIL"] = s_.name;
-    source["REAL"] = ir::elemTypeName(s_.elemType);
+    TemplateValues common = {{"SOURCE", source_},
+                             {"DESCRIPTION", description()},
+                             {"KERNEL", kernel_},
+                             {"TARGET", target_}};
+    TemplateValues header = abiHeaderValues(s_, names_, common);
+    TemplateValues source =
+        abiSourceValues(s_, names_, kernel_, int(decomposition_.sweeps.size()), 7, common);
     source["SWEEPS"] = sweeps();
-    source["CHECK_2D"] = s_.dims == 2 ? " || a.extent.nz != 1" : "";
-    source["CHECK_ARGS"] = checkArgs();
     source["RUN_BODY"] = runBody();
-    source["ROTATE_BODY"] = rotateBody(s_, names_);
-    source["ERASED_ARGS"] = erasedArgsBody(s_, names_, kernel_);
-    source["SWEEP_COUNT"] = std::to_string(decomposition_.sweeps.size());
-    source["FIELD_INFO"] = fieldInfoList(s_, 7);
-    source["TABLE_INFO"] = tableInfoList(s_);
-    source["SCALAR_INFO"] = scalarInfoList(s_);
     return {
         {kernel_ + "_cuda.h", renderTemplate(embeddedTemplate("cuda/kernel_cuda.h.tmpl"), header)},
         {kernel_ + ".cu", renderTemplate(embeddedTemplate("cuda/kernel.cu.tmpl"), source)}};
@@ -120,24 +106,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   std::string description() const {
-    std::string d =
-        fmt::format("// Stencil {}: {}d, {}, ", s_.name, s_.dims, ir::elemTypeName(s_.elemType));
-    d += s_.order ? fmt::format("order {} (radius {}).\n", s_.order, s_.radius)
-                  : fmt::format("radius {}.\n", s_.radius);
-    for (size_t u = 0; u < s_.updates.size(); ++u) {
-      const LinearForm &form = linear_.updates[u];
-      ReadSummary reads = summarizeReads(form);
-      d += fmt::format("// Update {} = {}\n", s_.fields[form.output].name,
-                       ir::exprToString(s_, *s_.updates[u].rhs));
-      d += fmt::format("//   {} points read ({} off-axis) in {} coefficient groups over {} "
-                       "z-plane{}.\n",
-                       reads.points.size(), reads.offAxisPoints, form.groups.size(),
-                       reads.planes.size(), reads.planes.size() == 1 ? "" : "s");
-    }
-    d += fmt::format("// Plan: {} sweep{} per step", decomposition_.sweeps.size(),
-                     decomposition_.sweeps.size() == 1 ? "" : "s");
-    for (const SubStencil &sweep : decomposition_.sweeps)
-      d += fmt::format("; {}", sweep.reason);
+    std::string d = stencilSummary(s_, linear_, decomposition_);
     d += ".\n";
     for (size_t sweep = 0; sweep < plans_.size(); ++sweep) {
       const GpuSweepPlan &plan = plans_[sweep];
@@ -167,54 +136,6 @@ private:
     return d;
   }
 
-  std::string fieldComment(const ir::Field &f) const {
-    std::string c = ir::fieldRoleName(f.role);
-    if (f.role == FieldRole::Index)
-      c += std::string(" ") + ir::indexTypeName(f.indexType);
-    if (f.advances >= 0)
-      c += ", next level of " + s_.fields[f.advances].name;
-    if (f.overwrites >= 0)
-      c += ", may share storage with " + s_.fields[f.overwrites].name + " (in place)";
-    return c;
-  }
-
-  std::string argMembers() const {
-    std::string out;
-    for (size_t f = 0; f < s_.fields.size(); ++f) {
-      const ir::Field &field = s_.fields[f];
-      bool writable = field.role == FieldRole::Output;
-      out += fmt::format("  rt::FieldView<{}{}> {}; ///< {}\n", writable ? "" : "const ",
-                         fieldElementType(field), names_.field(int(f)), fieldComment(field));
-    }
-    for (size_t t = 0; t < s_.tables.size(); ++t) {
-      const ir::Table &table = s_.tables[t];
-      std::string rows = std::to_string(table.rows) + " rows";
-      if (table.rowSource == ir::Table::RowSource::Classes)
-        rows += ": one per coefficient class of " + s_.pointSets[table.pointSet].name;
-      else if (table.rowSource == ir::Table::RowSource::Points)
-        rows += ": one per point of " + s_.pointSets[table.pointSet].name;
-      out += fmt::format("  rt::TableView<Real> {}; ///< {}, any number of columns\n",
-                         names_.table(int(t)), rows);
-    }
-    for (size_t sc = 0; sc < s_.scalars.size(); ++sc)
-      out += fmt::format("  Real {} = 0; ///< run-time scalar\n", names_.scalar(int(sc)));
-    return out;
-  }
-
-  std::string rotationSummary() const {
-    std::string out;
-    for (const ir::Field &f : s_.fields) {
-      if (f.advances < 0)
-        continue;
-      if (!out.empty())
-        out += "; ";
-      if (f.overwrites >= 0)
-        out += s_.fields[f.overwrites].name + " <- ";
-      out += s_.fields[f.advances].name + " <- " + f.name;
-    }
-    return out.empty() ? "nothing to rotate (no output advances a time level)" : out;
-  }
-
   //===--------------------------------------------------------------------===//
   // Point bodies
   //===--------------------------------------------------------------------===//
@@ -235,8 +156,8 @@ private:
       const LinearForm &form = linear_.updates[update.update];
       std::string value = valueName(form.output);
       body += fmt::format("{}Real {};\n", indent, value);
-      body += sumStatements(s_, scope, form, update.groups, std::nullopt, pointwise, value, true,
-                            indent);
+      body += sumStatements(s_, form, update.groups, scope.reads(), value, true,
+                            {.pointwise = pointwise, .indent = indent});
       body += fmt::format("{}{} {} {};\n", indent, scope.output(form.output),
                           sweep == 0 ? "=" : "+=", value);
     }
@@ -471,15 +392,12 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
       std::string body;
       for (const SweepUpdate &update : plan.updates) {
         const LinearForm &form = linear_.updates[update.update];
-        std::vector<int> touching;
-        for (int g : update.accumulated)
-          if (groupTouchesPlane(form, form.groups[g], dz))
-            touching.push_back(g);
+        std::vector<int> touching = groupsTouchingPlane(form, update.accumulated, dz);
         if (touching.empty())
           continue;
-        body += sumStatements(s_, scope, form, touching, dz, false,
+        body += sumStatements(s_, form, touching, scope.reads(),
                               fmt::format("{}[{}]", accName(form.output), dzMax - dz), false,
-                              "        ");
+                              {.dz = dz, .indent = "        "});
       }
       out += fmt::format("      // Input plane zi is plane {0:+} of output plane zo = zi{1}.\n"
                          "      if (const int zo = zi{1}; zo >= m.z0 && zo < m.z1) {{\n",
@@ -501,8 +419,8 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
       bool accumulated = !update.accumulated.empty();
       body += accumulated ? fmt::format("        Real {} = {}[0];\n", value, accName(form.output))
                           : fmt::format("        Real {};\n", value);
-      body += sumStatements(s_, scope, form, update.atStore, std::nullopt, pointwise, value,
-                            !accumulated, "        ");
+      body += sumStatements(s_, form, update.atStore, scope.reads(), value, !accumulated,
+                            {.pointwise = pointwise, .indent = "        "});
       body += fmt::format("        {} {} {};\n", scope.output(form.output),
                           sweep == 0 ? "=" : "+=", value);
     }
@@ -588,9 +506,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
   std::string sweeps() const {
     std::string out;
     for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep) {
-      const std::string &reason = decomposition_.sweeps[sweep].reason;
-      out += fmt::format("//===-- Sweep {}: {} {}===//\n\n", sweep, reason,
-                         std::string(std::max<int>(0, 60 - int(reason.size())), '-'));
+      out += sweepBanner(int(sweep), decomposition_.sweeps[sweep].reason);
       out += pointKernel(int(sweep), false);
       out += pointKernel(int(sweep), true);
       out += traditionalKernel(int(sweep));
@@ -604,44 +520,6 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
   //===--------------------------------------------------------------------===//
   // Entry points
   //===--------------------------------------------------------------------===//
-
-  std::string checkArgs() const {
-    std::string out;
-    for (size_t f = 0; f < s_.fields.size(); ++f)
-      out += fmt::format("  if (!a.{}.origin)\n    throw rt::KernelError(\"{}: field '{}' is not "
-                         "set\");\n",
-                         names_.field(int(f)), kernel_, s_.fields[f].name);
-    for (size_t t = 0; t < s_.tables.size(); ++t)
-      out += fmt::format("  if (a.{0}.rows != {1} || a.{0}.cols < 1)\n"
-                         "    throw rt::KernelError(\"{2}: table '{3}' needs {1} rows and at "
-                         "least one column\");\n",
-                         names_.table(int(t)), s_.tables[t].rows, kernel_, s_.tables[t].name);
-    // An output may share storage only with the level it overwrites, and then with the
-    // same strides: anything else would read values this step has already replaced.
-    for (size_t o = 0; o < s_.fields.size(); ++o) {
-      const ir::Field &output = s_.fields[o];
-      if (output.role != FieldRole::Output)
-        continue;
-      for (size_t f = 0; f < s_.fields.size(); ++f) {
-        if (f == o || s_.fields[f].role == FieldRole::Index)
-          continue;
-        std::string O = names_.field(int(o)), F = names_.field(int(f));
-        if (int(f) == output.overwrites)
-          out += fmt::format(
-              "  if (static_cast<const void *>(a.{0}.origin) == a.{1}.origin &&\n"
-              "      (a.{0}.line != a.{1}.line || a.{0}.plane != a.{1}.plane))\n"
-              "    throw rt::KernelError(\"{2}: '{3}' shares storage with '{4}' but not its "
-              "layout\");\n",
-              O, F, kernel_, output.name, s_.fields[f].name);
-        else
-          out += fmt::format("  if (static_cast<const void *>(a.{}.origin) == a.{}.origin)\n"
-                             "    throw rt::KernelError(\"{}: '{}' may not share storage with "
-                             "'{}'\");\n",
-                             O, F, kernel_, output.name, s_.fields[f].name);
-      }
-    }
-    return out;
-  }
 
   std::string runBody() const {
     std::string out;

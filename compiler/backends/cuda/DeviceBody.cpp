@@ -3,8 +3,6 @@
 
 #include "backends/KernelAbi.h"
 
-#include "passes/LinearFormPrinter.h"
-
 #include <fmt/format.h>
 
 namespace stencilc::backend {
@@ -133,106 +131,11 @@ std::string PointScope::prologue(const std::string &x, const std::string &y, con
   return out;
 }
 
-bool groupTouchesPlane(const LinearForm &form, const CoefGroup &g, int dz) {
-  for (int t : g.terms)
-    if (form.terms[t].offset[2] == dz)
-      return true;
-  return false;
-}
-
-namespace {
-/// The factors of a group, each ready to be a multiplicand.
-std::vector<std::string> factorTexts(PointScope &scope, const LinearForm &form,
-                                     const CoefGroup &group) {
-  std::vector<std::string> factors;
-  CExprNames names = scope.exprNames();
-  for (const ir::ExprPtr &factor : form.terms[group.terms[0]].factors) {
-    std::string text = printCExpr(*factor, names);
-    // A product chains without parentheses; anything looser, or a quotient, gets them.
-    bool atom =
-        ir::exprPrecedence(*factor) == ir::AtomPrecedence || factor->kind == ir::Expr::Kind::Mul;
-    factors.push_back(atom ? text : "(" + text + ")");
-  }
-  return factors;
-}
-
-/// The signed sum of a group's reads on plane dz (all planes if unset), times its
-/// coefficient (and its factors, with `withFactors`); "" if it has no point there.
-std::string groupExpr(PointScope &scope, const LinearForm &form, const CoefGroup &group,
-                      std::optional<int> dz, bool withFactors) {
-  std::string sum;
-  int count = 0;
-  for (size_t i = 0; i < group.terms.size(); ++i) {
-    const Term &term = form.terms[group.terms[i]];
-    if (dz && term.offset[2] != *dz)
-      continue;
-    std::string value = scope.read(term.field, term.offset);
-    if (count == 0)
-      sum = (group.signs[i] < 0 ? "-" : "") + value;
-    else
-      sum += (group.signs[i] < 0 ? " - " : " + ") + value;
-    ++count;
-  }
-  if (count == 0)
-    return "";
-  std::vector<std::string> factors;
-  if (withFactors)
-    factors = factorTexts(scope, form, group);
-  std::string coef = coefficientProduct(group.coef, factors);
-  bool single = count == 1 && sum[0] != '-';
-  if (coef == "Real(1)")
-    return count == 1 ? sum : "(" + sum + ")";
-  if (coef == "Real(-1)")
-    return single ? "-" + sum : "-(" + sum + ")";
-  return coef + " * " + (single ? sum : "(" + sum + ")");
-}
-} // namespace
-
-std::string sumStatements(const ir::Stencil &s, PointScope &scope, const LinearForm &form,
-                          const std::vector<int> &groups, std::optional<int> dz, bool pointwise,
-                          const std::string &target, bool assign, const std::string &indent) {
-  std::string out;
-  bool first = assign;
-  for (const std::vector<int> &partition : partitionGroupsByFactors(form, groups)) {
-    std::vector<int> present;
-    for (int g : partition)
-      if (!dz || groupTouchesPlane(form, form.groups[g], *dz))
-        present.push_back(g);
-    if (present.empty())
-      continue;
-    for (int g : present)
-      out += fmt::format("{}// g{}: {}\n", indent, g, groupToString(s, form, form.groups[g]));
-    std::string expr;
-    if (present.size() == 1) {
-      expr = groupExpr(scope, form, form.groups[present[0]], dz, true);
-    } else {
-      // Groups sharing their factors K: K * (c1 * S1 + c2 * S2 + ...).
-      std::string inner;
-      for (int g : present) {
-        std::string e = groupExpr(scope, form, form.groups[g], dz, false);
-        if (inner.empty())
-          inner = e;
-        else if (e[0] == '-')
-          inner += " - " + e.substr(1);
-        else
-          inner += " + " + e;
-      }
-      std::string product;
-      for (const std::string &f : factorTexts(scope, form, form.groups[present[0]]))
-        product += f + " * ";
-      expr = product + "(" + inner + ")";
-    }
-    out += fmt::format("{}{} {} {};\n", indent, target, first ? "=" : "+=", expr);
-    first = false;
-  }
-  if (pointwise && form.pointwise) {
-    out += fmt::format("{}// pointwise part\n{}{} {} {};\n", indent, indent, target,
-                       first ? "=" : "+=", printCExpr(*form.pointwise, scope.exprNames()));
-    first = false;
-  }
-  if (first)
-    out += fmt::format("{}{} = Real(0);\n", indent, target);
-  return out;
+BodyReads PointScope::reads() {
+  BodyReads r;
+  r.read = [this](int field, const Offset &o) { return read(field, o); };
+  r.exprNames = exprNames();
+  return r;
 }
 
 } // namespace stencilc::backend

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "backends/CExpr.h"
+#include "backends/GroupSums.h"
 #include "backends/KernelNames.h"
 #include "passes/LinearForm.h"
 #include "passes/SweepPlan.h"
@@ -47,6 +48,8 @@ public:
   std::string output(int field);
   /// How the leaves of coefficient expressions are spelled.
   CExprNames exprNames();
+  /// Reads and leaves as the shared body printer (GroupSums.h) asks for them.
+  BodyReads reads();
 
   /// Declarations of the pointers used so far at output point (x, y, z), each
   /// line starting with `indent`: fields, strides, index values, table columns.
@@ -64,17 +67,5 @@ private:
   /// (table, index field) pairs read from global memory, and from the staged shared copy.
   std::set<std::pair<int, int>> columns_, stagedColumns_;
 };
-
-/// Statements `target = / += <groups>` for the groups of one update: one
-/// statement per set of groups sharing their factors K, `K * (c1 * S1 + ...)`,
-/// each group in DSL syntax as a comment. With `dz`, only the groups' points on
-/// plane offset dz. With `pointwise`, the update's pointwise part is added.
-/// With `assign`, the first statement assigns (Real(0) if there is nothing).
-std::string sumStatements(const ir::Stencil &s, PointScope &scope, const LinearForm &form,
-                          const std::vector<int> &groups, std::optional<int> dz, bool pointwise,
-                          const std::string &target, bool assign, const std::string &indent);
-
-/// Does group `g` have a point on plane offset dz?
-bool groupTouchesPlane(const LinearForm &form, const CoefGroup &g, int dz);
 
 } // namespace stencilc::backend
