@@ -246,9 +246,11 @@ private:
   /// uses.planeCount() consecutive planes), wrapping a loop body. Table
   /// coefficients are staged kW points at a time (rt::loadColumns) so the
   /// vector loop reads them as whole vectors instead of gathering them.
+  /// `accDecl` declares the partial-sum pointers after the prologue.
   std::string rowFunction(const std::string &comment, const std::string &name,
                           const std::string &extraParams, const BodyUses &uses,
-                          const std::set<int> &outputs, const std::string &body,
+                          const std::set<int> &outputs, const std::string &accDecl,
+                          const std::string &body,
                           const std::vector<StagedSource> *staged = nullptr) const {
     std::string out = comment;
     out += fmt::format(
@@ -257,7 +259,7 @@ private:
         name, extraParams);
     out += "  const std::ptrdiff_t xBegin = box.x0, xEnd = box.x1;\n";
     out += uses.prologue(outputs, /*stagedTables=*/staged != nullptr);
-    out += "@ACC_DECL@";
+    out += accDecl;
     if (!uses.usesTables()) {
       out += "#pragma omp simd\n  for (std::ptrdiff_t x = xBegin; x < xEnd; ++x) {\n";
       out += body;
@@ -368,17 +370,10 @@ private:
                           "(y, z) to (y, z + {}),\n/// in one x loop, so that the points they "
                           "share are loaded once.\n",
                           sweep, planes - 1);
-    return fillAccDecl(rowFunction(comment,
-                                   planes == 1 ? fmt::format("sweep{}_row", sweep)
-                                               : fmt::format("sweep{}_rows{}", sweep, planes),
-                                   "", uses, outputs, body),
-                       "");
-  }
-
-  /// The partial-sum pointers go right after the prologue.
-  static std::string fillAccDecl(std::string fn, const std::string &decl) {
-    size_t at = fn.find("@ACC_DECL@");
-    return fn.replace(at, std::string("@ACC_DECL@").size(), decl);
+    return rowFunction(comment,
+                       planes == 1 ? fmt::format("sweep{}_row", sweep)
+                                   : fmt::format("sweep{}_rows{}", sweep, planes),
+                       "", uses, outputs, "", body);
   }
 
   static std::string planeSuffix(int dz) {
@@ -400,17 +395,17 @@ private:
   /// sweep stages table coefficients, the staged rows `coefs` that `sources` name.
   std::string ringRowFunction(const std::string &comment, const std::string &name,
                               const BodyUses &uses, const std::set<int> &outputs,
-                              const std::string &body,
+                              const std::string &accDecl, const std::string &body,
                               const std::vector<StagedSource> &sources) const {
     if (sources.empty())
-      return rowFunction(comment, name, " Real *const *acc,", uses, outputs, body);
+      return rowFunction(comment, name, " Real *const *acc,", uses, outputs, accDecl, body);
     const bool readsCoefs = std::any_of(sources.begin(), sources.end(), [&](const StagedSource &s) {
       return uses.readsStaged(s.name);
     });
     return rowFunction(comment, name,
                        fmt::format(" Real *const *acc, {}const Real *const *coefs,",
                                    readsCoefs ? "" : "[[maybe_unused]] "),
-                       uses, outputs, body, &sources);
+                       uses, outputs, accDecl, body, &sources);
   }
 
   /// Stages the coefficients of output row (y, z) for all the planes that add to it.
@@ -464,10 +459,9 @@ private:
         "/// Sweep {}, planes scheme: adds the points on input plane z{:+} to the partial sums of "
         "output\n/// row (y, z).\n",
         sweep, dz);
-    std::string fn =
-        ringRowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)), uses, {},
-                        body, stagedSources(plan_.sweeps[sweep].stagedTables, "", 0));
-    return fillAccDecl(fn, accDecl);
+    return ringRowFunction(comment, fmt::format("sweep{}_plane_{}", sweep, planeSuffix(dz)), uses,
+                           {}, accDecl, body,
+                           stagedSources(plan_.sweeps[sweep].stagedTables, "", 0));
   }
 
   /// Adds every accumulated point of input row (y, z) to the partial sums of all
@@ -515,9 +509,8 @@ private:
         "points several\n/// outputs read are loaded once. The tile's first and last planes use "
         "the per-plane functions.\n",
         sweep, -planes.front(), -planes.back());
-    std::string fn =
-        ringRowFunction(comment, fmt::format("sweep{}_scatter", sweep), uses, {}, body, sources);
-    return fillAccDecl(fn, accDecl);
+    return ringRowFunction(comment, fmt::format("sweep{}_scatter", sweep), uses, {}, accDecl, body,
+                           sources);
   }
 
   /// Stores finished output row (y, z): partial sums plus the groups applied at store time.
@@ -551,13 +544,12 @@ private:
       }
       body += fmt::format("    {}[x] {} {};\n", names_.field(out), sweep == 0 ? "=" : "+=", value);
     }
-    std::string fn = ringRowFunction(
+    return ringRowFunction(
         fmt::format("/// Sweep {}, planes scheme: output row (y, z) has all its input planes; "
                     "store it.\n",
                     sweep),
-        fmt::format("sweep{}_finish", sweep), uses, outputs, body,
+        fmt::format("sweep{}_finish", sweep), uses, outputs, accDecl, body,
         stagedSources(plan_.sweeps[sweep].stagedTables, "", 0));
-    return fillAccDecl(fn, accDecl);
   }
 
   std::string sweepDrivers(int sweep) const {
