@@ -22,6 +22,8 @@
 #include "eval/ReferenceEvaluator.h"
 #include "frontend/Frontend.h"
 
+#include "KernelComparison.h"
+
 #include <stencilc/KernelData.h>
 #include <stencilc/cuda/Cuda.h>
 
@@ -116,63 +118,12 @@ ir::Stencil loadStencil(const rt::KernelInfo &k) {
 template <typename Real>
 void runAndCompare(const CudaKernel &kernel, const ir::Stencil &stencil, const TestLaunch &launch,
                    rt::GridShape shape, bool inPlace) {
-  const rt::KernelInfo &info = kernel.info();
-  const double tolerance = std::is_same_v<Real, float> ? 1e-5 : 1e-12;
-  eval::EvalSizes sizes{shape.nx, shape.ny, shape.nz, 23, -1};
-  eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 20261122);
-  for (auto &g : ref.grids)
-    if (g)
-      shape.halo = g->halo();
-  rt::KernelData data(info, shape, sizes.tableColumns, inPlace);
-  copyInputs<Real>(ref, data);
-  constexpr int kSteps = 3;
-  for (int step = 0; step < kSteps; ++step) {
-    for (size_t f = 0; f < info.fields.size(); ++f)
-      if (ref.roles[f] == ir::FieldRole::Output) {
-        ref.grids[f]->poison();
-        if (!inPlace)
-          data.field<Real>(int(f)).poison();
-      }
-    eval::evaluateReference(stencil, ref.bindings());
-    kernel.run(data.args(), launch);
-    for (size_t f = 0; f < info.fields.size(); ++f) {
-      if (ref.roles[f] != ir::FieldRole::Output)
-        continue;
-      const rt::Grid<double> &expect = *ref.grids[f];
-      const rt::Grid<Real> &got = data.field<Real>(int(f));
-      double diff2 = 0, norm2 = 0;
-      long nans = 0, haloWrites = 0;
-      got.forEachPointWithHalo([&](int i, int j, int k) {
-        bool interior = i >= 0 && i < shape.nx && j >= 0 && j < shape.ny && k >= 0 && k < shape.nz;
-        if (!interior) {
-          haloWrites += !inPlace && !std::isnan(double(got(i, j, k)));
-          return;
-        }
-        double e = expect(i, j, k), g = double(got(i, j, k));
-        nans += std::isnan(g);
-        diff2 += (g - e) * (g - e);
-        norm2 += e * e;
-      });
-      std::string where =
-          fmt::format("{} {} {}x{}x{} block {}x{} nw {} shared {} step {} field {}{}", info.name,
-                      kernel.variantName(launch.variant), shape.nx, shape.ny, shape.nz,
-                      launch.blockX, launch.blockY, launch.nw, launch.sharedBytes, step,
-                      info.fields[f].name, inPlace ? " in place" : "");
-      ASSERT_EQ(nans, 0) << where << ": interior points not written";
-      ASSERT_EQ(haloWrites, 0) << where << ": halo points written";
-      ASSERT_GT(norm2, 0) << where;
-      double error = std::sqrt(diff2 / norm2);
-      ASSERT_LT(error, tolerance) << where << ": normwise relative error " << error;
-    }
-    // The new level's halo is the boundary condition of the next step: zero in both.
-    for (size_t f = 0; f < info.fields.size(); ++f)
-      if (ref.roles[f] == ir::FieldRole::Output) {
-        zeroHalo(*ref.grids[f], shape);
-        zeroHalo(data.field<Real>(int(f)), shape);
-      }
-    data.rotate();
-    rotateReference(info, ref);
-  }
+  kerneltest::runAndCompare<Real>(
+      kernel.info(), stencil, shape, inPlace,
+      [&](const rt::ErasedArgs &args) { kernel.run(args, launch); },
+      fmt::format("{} {} block {}x{} nw {} shared {}", kernel.info().name,
+                  kernel.variantName(launch.variant), launch.blockX, launch.blockY, launch.nw,
+                  launch.sharedBytes));
 }
 
 class CudaKernelTest : public testing::TestWithParam<Case> {
