@@ -79,11 +79,13 @@ VariantShape shapeOf(const CompiledStencil &c, const std::string &variant, const
                      BlockShape block) {
   const int elem = ir::elemTypeBytes(c.stencil->elemType);
   const PlanePlan &p = c.planePlan;
+  // On a GPU both marching kernels keep the table rows the plan put on chip.
+  const long tableBytes = target.kind == PlanTarget::Kind::Cuda ? sharedTableBytes(c, target) : 0;
   if (variant == "traditional")
-    return {p.traditionalLoads, p.traditionalRegisters, traditionalOnChipBytes(p, block, elem)};
+    return {p.traditionalLoads, p.traditionalRegisters,
+            traditionalOnChipBytes(p, block, elem) + tableBytes};
   if (variant == "planes" && target.kind == PlanTarget::Kind::Cuda)
-    return {p.planesLoads, p.planesRegisters,
-            planesOnChipBytes(p, block, elem) + sharedTableBytes(c, target)};
+    return {p.planesLoads, p.planesRegisters, planesOnChipBytes(p, block, elem) + tableBytes};
   if (variant == "planes")
     return {p.planesLoads, 0, 0}; // the CPU keeps its partial planes in cache, not registers
   return {gatheredLoads(c), 0, 0};

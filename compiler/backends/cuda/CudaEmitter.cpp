@@ -245,6 +245,46 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args a
     return out;
   }
 
+  /// Shared memory at `next` onwards: each table's staged rows ([slot][column]), as the
+  /// plan placed them; `next` moves past them and `staging` gets the statements that fill
+  /// them. Rows the plan left to the backend are staged only with kStageAuto.
+  std::string stagedTableDeclarations(const GpuSweepPlan &plan, std::string &next,
+                                      std::string &staging) const {
+    std::string out;
+    for (size_t t = 0; t < s_.tables.size(); ++t) {
+      int table = int(t);
+      auto shared = plan.sharedRows.count(table) ? plan.sharedRows.at(table) : std::vector<int>{};
+      auto autos = plan.autoRows.count(table) ? plan.autoRows.at(table) : std::vector<int>{};
+      if (shared.empty() && autos.empty())
+        continue;
+      std::string name = names_.table(table) + "_staged";
+      out += fmt::format("  Real *const {} = {}; // rows of {}: {} always{}\n", name, next,
+                         s_.tables[table].name, shared.size(),
+                         autos.empty() ? "" : fmt::format(", {} with kStageAuto", autos.size()));
+      std::string rows = autos.empty() ? std::to_string(shared.size())
+                                       : fmt::format("(kStageAuto ? {} : {})",
+                                                     shared.size() + autos.size(), shared.size());
+      next = fmt::format("{} + {} * args.{}.cols", name, rows, names_.table(table));
+      for (size_t i = 0; i < shared.size(); ++i)
+        staging += fmt::format("  stageRow({}, {}, args.{}, {});\n", name, i, names_.table(table),
+                               shared[i]);
+      if (!autos.empty()) {
+        staging += "  if (kStageAuto) {\n";
+        for (size_t i = 0; i < autos.size(); ++i)
+          staging += fmt::format("    stageRow({}, {}, args.{}, {});\n", name, shared.size() + i,
+                                 names_.table(table), autos[i]);
+        staging += "  }\n";
+      }
+    }
+    return out;
+  }
+
+  /// Where a marching kernel reads table row `row`: as the plan placed it.
+  static RowPlacement placedRow(const GpuSweepPlan &plan, int table, int row) {
+    auto it = plan.placement.find({table, row});
+    return it == plan.placement.end() ? RowPlacement{TableSpace::ReadOnly, -1} : it->second;
+  }
+
   std::string traditionalKernel(int sweep) const {
     const GpuSweepPlan &plan = plans_[sweep];
     std::string queues, prime, shifts;
@@ -269,7 +309,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args a
     ReadStyle style;
     style.readOnlyCoefficients = true;
     style.restrictPointers = true;
-    style.rowPlacement = [](int, int) { return RowPlacement{TableSpace::ReadOnly, -1}; };
+    style.rowPlacement = [&plan](int table, int row) { return placedRow(plan, table, row); };
     style.onChip = [this, &plan](int field, const Offset &o) -> std::optional<std::string> {
       if (o[2] == 0 && plan.traditionalTiles.count(field))
         return tileRead(field, o);
@@ -283,7 +323,9 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args a
         R"(/// Sweep {0}, traditional (2.5D blocking, multi-to-one): a 2D block marches z through nw
 /// planes of the box. Plane z of every field read off-centre on it sits in shared memory with
 /// its halo; the points of each (dx, dy) column above and below z sit in this thread's register
-/// queue, which takes one new plane per step.
+/// queue, which takes one new plane per step. The table rows sit where the plan placed them,
+/// as in `planes`: with kStageAuto the rows it left to the backend are in shared memory too.
+template <bool kStageAuto>
 __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(const Args args,
                                                                         const rt::Box box,
                                                                         const int nw) {{
@@ -292,9 +334,13 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(cons
   const ZMarch m = zMarch(box, nw, kRx, kRy);
 )",
         sweep, plan.traditionalRx, plan.traditionalRy);
-    out += tileDeclarations(plan.traditionalTiles, "shared");
-    if (plan.traditionalTiles.empty())
-      out += "  (void)shared; // no field is read off-centre on the current plane\n";
+    std::string next = "shared", staging;
+    out += stagedTableDeclarations(plan, next, staging);
+    out += tileDeclarations(plan.traditionalTiles, next);
+    if (plan.traditionalTiles.empty() && next == "shared")
+      out += "  (void)shared; // no field is read off-centre on the current plane, no row staged\n";
+    if (!staging.empty())
+      out += "  // The first barrier of the march below also waits for these rows.\n" + staging;
     if (!queues.empty()) {
       out += "  // Register queues: entry k of a column holds the plane given first, plus k.\n";
       out += queues;
@@ -336,34 +382,8 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
   const ZMarch m = zMarch(box, nw, kRx, kRy);
 )",
         sweep, plan.planesRx, plan.planesRy, dzMin, dzMax);
-    // Shared memory: each table's staged rows ([slot][column]), then the planes.
-    std::string next = "shared";
-    std::string staging;
-    for (size_t t = 0; t < s_.tables.size(); ++t) {
-      int table = int(t);
-      auto shared = plan.sharedRows.count(table) ? plan.sharedRows.at(table) : std::vector<int>{};
-      auto autos = plan.autoRows.count(table) ? plan.autoRows.at(table) : std::vector<int>{};
-      if (shared.empty() && autos.empty())
-        continue;
-      std::string name = names_.table(table) + "_staged";
-      out += fmt::format("  Real *const {} = {}; // rows of {}: {} always{}\n", name, next,
-                         s_.tables[table].name, shared.size(),
-                         autos.empty() ? "" : fmt::format(", {} with kStageAuto", autos.size()));
-      std::string rows = autos.empty() ? std::to_string(shared.size())
-                                       : fmt::format("(kStageAuto ? {} : {})",
-                                                     shared.size() + autos.size(), shared.size());
-      next = fmt::format("{} + {} * args.{}.cols", name, rows, names_.table(table));
-      for (size_t i = 0; i < shared.size(); ++i)
-        staging += fmt::format("  stageRow({}, {}, args.{}, {});\n", name, i, names_.table(table),
-                               shared[i]);
-      if (!autos.empty()) {
-        staging += "  if (kStageAuto) {\n";
-        for (size_t i = 0; i < autos.size(); ++i)
-          staging += fmt::format("    stageRow({}, {}, args.{}, {});\n", name, shared.size() + i,
-                                 names_.table(table), autos[i]);
-        staging += "  }\n";
-      }
-    }
+    std::string next = "shared", staging;
+    out += stagedTableDeclarations(plan, next, staging);
     out += tileDeclarations(plan.planesTiles, next);
     if (!staging.empty())
       out += "  // The first barrier of the march below also waits for these rows.\n" + staging;
@@ -380,10 +400,7 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
     ReadStyle accumulate;
     accumulate.readOnlyCoefficients = true;
     accumulate.restrictPointers = true;
-    accumulate.rowPlacement = [&plan](int table, int row) {
-      auto it = plan.placement.find({table, row});
-      return it == plan.placement.end() ? RowPlacement{TableSpace::ReadOnly, -1} : it->second;
-    };
+    accumulate.rowPlacement = [&plan](int table, int row) { return placedRow(plan, table, row); };
     accumulate.onChip = [this](int field, const Offset &o) -> std::optional<std::string> {
       return tileRead(field, o);
     };
@@ -439,10 +456,47 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
   // Host launchers
   //===--------------------------------------------------------------------===//
 
+  /// The launch of a marching kernel (traditional, planes): `tiles` shared planes with their
+  /// halo and the table rows the plan put in shared memory; the rows it left to the backend
+  /// too when they fit the budget (kStageAuto), else through the read-only cache.
+  std::string marchingLaunch(int sweep, const std::string &kernel, size_t tiles, int rx,
+                             int ry) const {
+    const GpuSweepPlan &plan = plans_[sweep];
+    std::string fixedRows, autoRows;
+    for (const auto &[table, rows] : plan.sharedRows)
+      fixedRows += fmt::format(" + sizeof(Real) * {} * std::size_t(a.{}.cols)", rows.size(),
+                               names_.table(table));
+    for (const auto &[table, rows] : plan.autoRows)
+      autoRows += fmt::format("{}sizeof(Real) * {} * std::size_t(a.{}.cols)",
+                              autoRows.empty() ? "" : " + ", rows.size(), names_.table(table));
+    std::string out =
+        fmt::format("    // {} shared plane{}{}.\n", tiles, tiles == 1 ? "" : "s",
+                    fixedRows.empty() ? "" : " and the table rows the plan put in shared memory");
+    out += fmt::format("    const std::size_t fixed = {} * l.tileBytes({}, {}){};\n", tiles, rx, ry,
+                       fixedRows);
+    if (!autoRows.empty())
+      out += fmt::format(
+          "    // The rows left to the backend go to shared memory if they fit the budget.\n"
+          "    const std::size_t staged = fixed + {2};\n"
+          "    if (staged <= l.sharedBudget) {{\n"
+          "      allowSharedBytes(sweep{0}_{1}<true>, staged);\n"
+          "      STENCILC_LAUNCH(sweep{0}_{1}<true>, l.marchGrid, l.block, staged, "
+          "l.stream)(a, l.box, l.nw);\n"
+          "      break;\n"
+          "    }}\n",
+          sweep, kernel, autoRows);
+    out += fmt::format("    requireShared(fixed, l, \"sweep {0}, {1}\");\n"
+                       "    allowSharedBytes(sweep{0}_{1}<false>, fixed);\n"
+                       "    STENCILC_LAUNCH(sweep{0}_{1}<false>, l.marchGrid, l.block, fixed, "
+                       "l.stream)(a, l.box, l.nw);\n"
+                       "    break;\n  }}\n",
+                       sweep, kernel);
+    return out;
+  }
+
   std::string launcher(int sweep) const {
     const GpuSweepPlan &plan = plans_[sweep];
-    std::string out =
-        fmt::format(R"(/// Sweep {0} with the chosen variant, on the launch's stream.
+    std::string out = fmt::format(R"(/// Sweep {0} with the chosen variant, on the launch's stream.
 void launchSweep{0}(const Args &a, const Launch &l) {{
   switch (l.variant) {{
   case Variant::Gmem:
@@ -452,15 +506,11 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     STENCILC_LAUNCH(sweep{0}_ro, l.pointGrid, l.block, 0, l.stream)(a, l.box);
     break;
   case Variant::Traditional: {{
-    const std::size_t bytes = {1} * l.tileBytes({2}, {3});
-    requireShared(bytes, l, "sweep {0}, traditional");
-    allowSharedBytes(sweep{0}_traditional, bytes);
-    STENCILC_LAUNCH(sweep{0}_traditional, l.marchGrid, l.block, bytes, l.stream)(a, l.box, l.nw);
-    break;
-  }}
-  case Variant::Planes: {{
 )",
-                    sweep, plan.traditionalTiles.size(), plan.traditionalRx, plan.traditionalRy);
+                                  sweep);
+    out += marchingLaunch(sweep, "traditional", plan.traditionalTiles.size(), plan.traditionalRx,
+                          plan.traditionalRy);
+    out += "  case Variant::Planes: {\n";
     if (!plan.accumulates()) {
       out += "    // Nothing in this sweep spans planes: one thread per point does it.\n";
       out += fmt::format(
@@ -469,37 +519,8 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
           sweep);
       return out;
     }
-    std::string fixedRows, autoRows;
-    for (const auto &[table, rows] : plan.sharedRows)
-      fixedRows += fmt::format(" + sizeof(Real) * {} * std::size_t(a.{}.cols)", rows.size(),
-                               names_.table(table));
-    for (const auto &[table, rows] : plan.autoRows)
-      autoRows += fmt::format("{}sizeof(Real) * {} * std::size_t(a.{}.cols)",
-                              autoRows.empty() ? "" : " + ", rows.size(), names_.table(table));
-    out +=
-        fmt::format("    // {} shared plane{}{}.\n", plan.planesTiles.size(),
-                    plan.planesTiles.size() == 1 ? "" : "s",
-                    fixedRows.empty() ? "" : " and the table rows the plan put in shared memory");
-    out += fmt::format("    const std::size_t fixed = {} * l.tileBytes({}, {}){};\n",
-                       plan.planesTiles.size(), plan.planesRx, plan.planesRy, fixedRows);
-    if (!autoRows.empty()) {
-      out += fmt::format(
-          "    // The rows left to the backend go to shared memory if they fit the budget.\n"
-          "    const std::size_t staged = fixed + {1};\n"
-          "    if (staged <= l.sharedBudget) {{\n"
-          "      allowSharedBytes(sweep{0}_planes<true>, staged);\n"
-          "      STENCILC_LAUNCH(sweep{0}_planes<true>, l.marchGrid, l.block, staged, "
-          "l.stream)(a, l.box, l.nw);\n"
-          "      break;\n"
-          "    }}\n",
-          sweep, autoRows);
-    }
-    out += fmt::format("    requireShared(fixed, l, \"sweep {0}, planes\");\n"
-                       "    allowSharedBytes(sweep{0}_planes<false>, fixed);\n"
-                       "    STENCILC_LAUNCH(sweep{0}_planes<false>, l.marchGrid, l.block, fixed, "
-                       "l.stream)(a, l.box, l.nw);\n"
-                       "    break;\n  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
-                       sweep);
+    out += marchingLaunch(sweep, "planes", plan.planesTiles.size(), plan.planesRx, plan.planesRy);
+    out += "  }\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}\n\n";
     return out;
   }
 

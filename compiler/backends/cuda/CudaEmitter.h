@@ -32,7 +32,7 @@ struct CudaEmitOptions {
 struct CudaSharedFootprint {
   int traditionalPlanes = 0, traditionalRx = 0, traditionalRy = 0; ///< planes and their halo
   int planesPlanes = 0, planesRx = 0, planesRy = 0;
-  int stagedRows = 0; ///< table rows the planes kernel always stages (Shared)
+  int stagedRows = 0; ///< table rows traditional and planes always stage (Shared)
   int autoRows = 0;   ///< table rows it stages when they fit the budget (Auto)
 };
 

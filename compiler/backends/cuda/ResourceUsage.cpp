@@ -41,8 +41,8 @@ std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
       r.arch = m[2];
       r.sweep = std::stoi(k[1]);
       r.variant = k[2];
-      if (r.variant == "planes" && k[4] == "0")
-        r.variant = "planes/ro-table";
+      if ((r.variant == "planes" || r.variant == "traditional") && k[4] == "0")
+        r.variant += "/ro-table";
       rows.push_back(r);
       continue;
     }
@@ -78,8 +78,14 @@ long dynamicSharedBytes(const CudaSharedFootprint &f, const std::string &variant
     return long(n) * (o.blockX + 2 * rx) * (o.blockY + 2 * ry);
   };
   long rows = long(o.tableColumns);
+  // Both marching kernels stage the rows the plan put in shared memory, and with
+  // kStageAuto (no "/ro-table") the rows it left to the backend as well.
   if (variant == "traditional")
-    return elemBytes * planes(f.traditionalPlanes, f.traditionalRx, f.traditionalRy);
+    return elemBytes * (planes(f.traditionalPlanes, f.traditionalRx, f.traditionalRy) +
+                        (f.stagedRows + f.autoRows) * rows);
+  if (variant == "traditional/ro-table")
+    return elemBytes *
+           (planes(f.traditionalPlanes, f.traditionalRx, f.traditionalRy) + f.stagedRows * rows);
   if (variant == "planes")
     return elemBytes *
            (planes(f.planesPlanes, f.planesRx, f.planesRy) + (f.stagedRows + f.autoRows) * rows);
@@ -146,10 +152,11 @@ bool measureResources(const CompiledStencil &compiled, const ResourceUsageOption
       return false;
     }
     for (KernelResources &r : found) {
-      // With no rows left to the budget the launcher has one planes kernel,
-      // the <false> instance: it is `planes`, whatever rows it stages.
-      if (r.variant == "planes/ro-table" && footprints.at(r.sweep).autoRows == 0)
-        r.variant = "planes";
+      // With no rows left to the budget the launcher has one kernel of each
+      // marching variant, the <false> instance, whatever rows it stages.
+      if (footprints.at(r.sweep).autoRows == 0 &&
+          (r.variant == "planes/ro-table" || r.variant == "traditional/ro-table"))
+        r.variant.resize(r.variant.size() - std::string("/ro-table").size());
       r.stencil = s.name;
       r.elemType = type;
       r.sharedBytes += dynamicSharedBytes(footprints.at(r.sweep), r.variant,
@@ -163,7 +170,9 @@ bool measureResources(const CompiledStencil &compiled, const ResourceUsageOption
 void printResourceTable(const std::vector<KernelResources> &rows,
                         const ResourceUsageOptions &options, llvm::raw_ostream &os) {
   static const std::map<std::string, int> variantOrder = {
-      {"gmem", 0}, {"ro", 1}, {"traditional", 2}, {"planes", 3}, {"planes/ro-table", 4}};
+      {"gmem", 0},        {"ro", 1},
+      {"traditional", 2}, {"traditional/ro-table", 3},
+      {"planes", 4},      {"planes/ro-table", 5}};
   std::vector<KernelResources> sorted = rows;
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
     return std::tie(a.stencil, a.elemType, a.arch, a.sweep) <
