@@ -70,6 +70,10 @@ private:
   // Expressions.
   ir::ExprPtr parseExpr();
   ir::ExprPtr parseTerm();
+  /// A left-associative chain `operand (op operand)*` of two binary operators.
+  ir::ExprPtr parseBinaryChain(ir::ExprPtr (Parser::*operand)(), Token::Kind first,
+                               ir::Expr::Kind firstKind, Token::Kind second,
+                               ir::Expr::Kind secondKind);
   ir::ExprPtr parseUnary();
   ir::ExprPtr parsePrimary();
   ir::ExprPtr parseNumber();

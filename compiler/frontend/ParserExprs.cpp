@@ -92,32 +92,29 @@ static ExprPtr makeBinary(Expr::Kind kind, llvm::SMLoc loc, ExprPtr lhs, ExprPtr
   return e;
 }
 
-ExprPtr Parser::parseExpr() {
-  ExprPtr lhs = parseTerm();
-  while (lhs && (tok_.is(Token::Plus) || tok_.is(Token::Minus))) {
+ExprPtr Parser::parseBinaryChain(ExprPtr (Parser::*operand)(), Token::Kind first,
+                                 Expr::Kind firstKind, Token::Kind second, Expr::Kind secondKind) {
+  ExprPtr lhs = (this->*operand)();
+  while (lhs && (tok_.is(first) || tok_.is(second))) {
     Token op = tok_;
     consume();
-    ExprPtr rhs = parseTerm();
+    ExprPtr rhs = (this->*operand)();
     if (!rhs)
       return nullptr;
-    lhs = makeBinary(op.is(Token::Plus) ? Expr::Kind::Add : Expr::Kind::Sub, op.loc(),
-                     std::move(lhs), std::move(rhs));
+    lhs =
+        makeBinary(op.is(first) ? firstKind : secondKind, op.loc(), std::move(lhs), std::move(rhs));
   }
   return lhs;
 }
 
+ExprPtr Parser::parseExpr() {
+  return parseBinaryChain(&Parser::parseTerm, Token::Plus, Expr::Kind::Add, Token::Minus,
+                          Expr::Kind::Sub);
+}
+
 ExprPtr Parser::parseTerm() {
-  ExprPtr lhs = parseUnary();
-  while (lhs && (tok_.is(Token::Star) || tok_.is(Token::Slash))) {
-    Token op = tok_;
-    consume();
-    ExprPtr rhs = parseUnary();
-    if (!rhs)
-      return nullptr;
-    lhs = makeBinary(op.is(Token::Star) ? Expr::Kind::Mul : Expr::Kind::Div, op.loc(),
-                     std::move(lhs), std::move(rhs));
-  }
-  return lhs;
+  return parseBinaryChain(&Parser::parseUnary, Token::Star, Expr::Kind::Mul, Token::Slash,
+                          Expr::Kind::Div);
 }
 
 ExprPtr Parser::parseUnary() {

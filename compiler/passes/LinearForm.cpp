@@ -195,4 +195,15 @@ std::vector<std::vector<int>> partitionGroupsByFactors(const LinearForm &form,
   return partitions;
 }
 
+std::string factorsKey(const std::vector<ir::ExprPtr> &factors) {
+  std::vector<std::string> keys;
+  for (const ir::ExprPtr &f : factors)
+    keys.push_back(exprKey(*f));
+  std::sort(keys.begin(), keys.end());
+  std::string joined;
+  for (const std::string &k : keys)
+    joined += k + ";";
+  return joined;
+}
+
 } // namespace stencilc

@@ -117,6 +117,10 @@ std::vector<std::vector<int>> partitionGroupsByFactors(const LinearForm &form,
 /// expressions (and only those) have equal keys. Used to merge terms.
 std::string exprKey(const ir::Expr &e);
 
+/// Canonical text of a product of factors, in any order: equal for terms whose
+/// factors are the same up to order (and only for those).
+std::string factorsKey(const std::vector<ir::ExprPtr> &factors);
+
 /// One time-field point read.
 struct PointRead {
   int field = -1;

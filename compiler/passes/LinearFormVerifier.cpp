@@ -51,16 +51,7 @@ void checkTimeFree(const Stencil &s, const Expr &e, const std::string &where,
   }
 }
 
-std::string factorsKeyOf(const Term &t) {
-  std::vector<std::string> keys;
-  for (const ExprPtr &f : t.factors)
-    keys.push_back(exprKey(*f));
-  std::sort(keys.begin(), keys.end());
-  std::string joined;
-  for (const std::string &k : keys)
-    joined += k + ";";
-  return joined;
-}
+std::string factorsKeyOf(const Term &t) { return factorsKey(t.factors); }
 
 void verifyGroups(const LinearForm &form, const std::string &where,
                   std::vector<std::string> &problems) {

@@ -25,17 +25,6 @@ using ir::ExprPtr;
 using ir::Offset;
 using Kind = ir::Expr::Kind;
 
-static std::string factorsKey(const std::vector<ExprPtr> &factors) {
-  std::vector<std::string> keys;
-  for (const ExprPtr &f : factors)
-    keys.push_back(exprKey(*f));
-  std::sort(keys.begin(), keys.end());
-  std::string joined;
-  for (const std::string &k : keys)
-    joined += k + ";";
-  return joined;
-}
-
 static ExprPtr makeBinary(Kind kind, ExprPtr lhs, ExprPtr rhs, llvm::SMLoc loc) {
   auto e = std::make_unique<Expr>(kind, loc);
   e->operands.push_back(std::move(lhs));
