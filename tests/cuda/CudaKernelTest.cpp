@@ -35,7 +35,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
-#include <cstring>
 #include <fmt/format.h>
 #include <optional>
 
@@ -105,10 +104,6 @@ bool planPinsSharedRows(const rt::KernelInfo &k) {
   return std::string(k.name).find("_sm") != std::string::npos;
 }
 
-using eval::copyInputs;
-using eval::rotateReference;
-using eval::zeroHalo;
-
 /// The example a kernel was generated from, in the kernel's element type.
 ir::Stencil loadStencil(const rt::KernelInfo &k) {
   return eval::loadStencilOfKernel(
@@ -177,170 +172,38 @@ TEST_P(CudaKernelTest, MatchesReferenceEvaluator) {
 // Regions
 //===----------------------------------------------------------------------===//
 
-/// Odd sizes, multiples of no block size (neither the default 32 x 8 nor 8 x 4) and of no nw.
-rt::GridShape regionShape(const rt::KernelInfo &info) {
-  return info.dims == 3 ? rt::GridShape{3, 13, 11, 9, 0} : rt::GridShape{2, 17, 13, 1, 0};
-}
-
 /// The default launch, and small blocks that leave partial blocks and z chunks in every box.
 std::vector<TestLaunch> regionLaunches(int variant) {
   return {{variant, 0, 0, 0, 0, std::nullopt}, {variant, 8, 4, 3, 0, std::nullopt}};
 }
 
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-bool contains(const rt::Box &b, int i, int j, int k) {
-  return i >= b.x0 && i < b.x1 && j >= b.y0 && j < b.y1 && k >= b.z0 && k < b.z1;
+/// A call of `kernel` with `launch` on a region.
+kerneltest::RegionCall regionCall(const CudaKernel &kernel, TestLaunch launch) {
+  return [&kernel, launch](const rt::ErasedArgs &args, const std::optional<rt::Box> &region) {
+    TestLaunch l = launch;
+    l.region = region;
+    kernel.run(args, l);
+  };
 }
 
-/// One time step of a kernel on the reference evaluator's random inputs (halos included, so
-/// that a box reads valid neighbours outside it), repeatable: each step starts from the same
-/// inputs, with the outputs poisoned (out of place).
-template <typename Real> class RegionStep {
-public:
-  RegionStep(const CudaKernel &kernel, const ir::Stencil &stencil, rt::GridShape shape,
-             bool inPlace)
-      : kernel_(kernel),
-        ref_(eval::makeRandomEvalData(stencil, {shape.nx, shape.ny, shape.nz, 23, -1}, 20261124)),
-        data_(kernel.info(), withHalo(shape, ref_), 23, inPlace) {}
-
-  /// Runs the step as one call per region (nullopt: the whole extent), in order.
-  void run(TestLaunch launch, const std::vector<std::optional<rt::Box>> &regions) {
-    copyInputs<Real>(ref_, data_); // in place, the last step overwrote an input
-    for (int f : outputs())
-      if (!data_.inPlace())
-        data_.field<Real>(f).poison();
-    for (const std::optional<rt::Box> &region : regions) {
-      launch.region = region;
-      kernel_.run(data_.args(), launch);
-    }
-  }
-
-  /// The output fields' ids.
-  std::vector<int> outputs() const {
-    std::vector<int> ids;
-    for (size_t f = 0; f < ref_.roles.size(); ++f)
-      if (ref_.roles[f] == ir::FieldRole::Output)
-        ids.push_back(int(f));
-    return ids;
-  }
-
-  const rt::Grid<Real> &field(int f) { return data_.field<Real>(f); }
-
-private:
-  static rt::GridShape withHalo(rt::GridShape shape, const eval::EvalData &ref) {
-    for (const auto &g : ref.grids)
-      if (g)
-        shape.halo = g->halo();
-    return shape;
-  }
-
-  const CudaKernel &kernel_;
-  eval::EvalData ref_;
-  rt::KernelData data_;
-};
-
-/// Boxes strictly inside the extent, touching its low faces, touching its high faces, one
-/// column thick in x (and one plane in z) from face to face in y, and an empty one.
-std::vector<rt::Box> oddBoxes(const rt::GridShape &s) {
-  if (s.dims == 2)
-    return {{2, 1, 0, 15, 10, 1},
-            {0, 0, 0, 7, 5, 1},
-            {5, 3, 0, s.nx, s.ny, 1},
-            {3, 0, 0, 4, s.ny, 1},
-            {4, 2, 0, 9, 2, 1}};
-  return {{2, 1, 3, 11, 8, 7},
-          {0, 0, 0, 7, 5, 4},
-          {5, 3, 2, s.nx, s.ny, s.nz},
-          {3, 0, 4, 4, s.ny, 5},
-          {4, 2, 6, 9, 2, 8}};
-}
-
-/// The extent as a boundary shell `w` points thick (two slabs per dimension split, z first)
-/// and its interior: the boxes overlapped halo exchange computes, the shell first.
-std::vector<std::optional<rt::Box>> shellAndInterior(const rt::GridShape &s, int w) {
-  const int nx = s.nx, ny = s.ny, nz = s.nz;
-  // 2D grids have no z slabs: the shell is in x and y only.
-  const int z0 = s.dims == 3 ? w : 0, z1 = s.dims == 3 ? nz - w : nz;
-  std::vector<std::optional<rt::Box>> boxes;
-  if (s.dims == 3) {
-    boxes.push_back(rt::Box{0, 0, 0, nx, ny, w});
-    boxes.push_back(rt::Box{0, 0, nz - w, nx, ny, nz});
-  }
-  boxes.push_back(rt::Box{0, 0, z0, nx, w, z1});
-  boxes.push_back(rt::Box{0, ny - w, z0, nx, ny, z1});
-  boxes.push_back(rt::Box{0, w, z0, w, ny - w, z1});
-  boxes.push_back(rt::Box{nx - w, w, z0, nx, ny - w, z1});
-  boxes.push_back(rt::Box{w, w, z0, nx - w, ny - w, z1}); // the interior
-  return boxes;
-}
-
-template <typename Real>
-void checkRegions(const CudaKernel &kernel, const ir::Stencil &stencil, int variant) {
-  const rt::KernelInfo &info = kernel.info();
-  const rt::GridShape shape = regionShape(info);
-  RegionStep<Real> whole(kernel, stencil, shape, false), part(kernel, stencil, shape, false);
-  for (TestLaunch launch : regionLaunches(variant)) {
-    whole.run(launch, {std::nullopt});
-    for (const rt::Box &box : oddBoxes(shape)) {
-      part.run(launch, {box});
-      for (int f : part.outputs()) {
-        const rt::Grid<Real> &want = whole.field(f), &got = part.field(f);
-        long wrong = 0, written = 0, unset = 0;
-        got.forEachPointWithHalo([&](int i, int j, int k) {
-          if (!contains(box, i, j, k)) {
-            written += !std::isnan(double(got(i, j, k)));
-            return;
-          }
-          unset += std::isnan(double(want(i, j, k)));
-          wrong += !sameBits(got(i, j, k), want(i, j, k));
-        });
-        std::string where =
-            fmt::format("{} {} {}x{}x{} block {}x{} nw {} box {} field {}", info.name,
-                        kernel.variantName(variant), shape.nx, shape.ny, shape.nz, launch.blockX,
-                        launch.blockY, launch.nw, rt::boxText(box), info.fields[f].name);
-        ASSERT_EQ(unset, 0) << where << ": the whole-grid call left points unwritten";
-        ASSERT_EQ(wrong, 0) << where << ": points differ from the whole-grid call";
-        ASSERT_EQ(written, 0) << where << ": points outside the box written";
-      }
-    }
-  }
-}
-
-template <typename Real>
-void checkShellAndInterior(const CudaKernel &kernel, const ir::Stencil &stencil, int variant,
-                           bool inPlace) {
-  const rt::KernelInfo &info = kernel.info();
-  const rt::GridShape shape = regionShape(info);
-  const std::vector<std::optional<rt::Box>> boxes = shellAndInterior(shape, 3);
-  long long covered = 0;
-  for (const std::optional<rt::Box> &b : boxes)
-    covered += b->points();
-  ASSERT_EQ(covered, (long long)shape.nx * shape.ny * shape.nz) << "the boxes overlap";
-  RegionStep<Real> whole(kernel, stencil, shape, inPlace), split(kernel, stencil, shape, inPlace);
-  for (TestLaunch launch : regionLaunches(variant)) {
-    whole.run(launch, {std::nullopt});
-    split.run(launch, boxes);
-    for (int f : split.outputs()) {
-      const rt::Grid<Real> &want = whole.field(f), &got = split.field(f);
-      // All of the storage, halo and padding too: the same bits, NaN poison included.
-      ASSERT_EQ(std::memcmp(got.storage(), want.storage(), sizeof(Real) * want.storageElements()),
-                0)
-          << info.name << " " << kernel.variantName(variant) << " block " << launch.blockX << "x"
-          << launch.blockY << " nw " << launch.nw << " field " << info.fields[f].name
-          << (inPlace ? " in place" : "") << ": the split step differs from the whole-grid step";
-    }
-  }
+std::string launchLabel(const CudaKernel &kernel, const TestLaunch &launch) {
+  return fmt::format("{} {} block {}x{} nw {}", kernel.info().name,
+                     kernel.variantName(launch.variant), launch.blockX, launch.blockY, launch.nw);
 }
 
 TEST_P(CudaKernelTest, RegionComputesExactlyItsBox) {
   const CudaKernel &kernel = *GetParam().kernel;
   ir::Stencil stencil = loadStencil(kernel.info());
-  if (std::string(kernel.info().elemType) == "float")
-    checkRegions<float>(kernel, stencil, GetParam().variant);
-  else
-    checkRegions<double>(kernel, stencil, GetParam().variant);
+  for (const TestLaunch &launch : regionLaunches(GetParam().variant)) {
+    if (std::string(kernel.info().elemType) == "float")
+      kerneltest::checkBoxes<float>(kernel.info(), stencil, regionCall(kernel, launch),
+                                    launchLabel(kernel, launch));
+    else
+      kerneltest::checkBoxes<double>(kernel.info(), stencil, regionCall(kernel, launch),
+                                     launchLabel(kernel, launch));
+    if (HasFatalFailure())
+      return;
+  }
 }
 
 TEST_P(CudaKernelTest, ShellAndInteriorMakeTheWholeStep) {
@@ -350,43 +213,30 @@ TEST_P(CudaKernelTest, ShellAndInteriorMakeTheWholeStep) {
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
-  for (bool inPlace : {false, true}) {
-    if (inPlace && !canRunInPlace)
-      continue;
-    if (std::string(info.elemType) == "float")
-      checkShellAndInterior<float>(kernel, stencil, GetParam().variant, inPlace);
-    else
-      checkShellAndInterior<double>(kernel, stencil, GetParam().variant, inPlace);
-    if (HasFatalFailure())
-      return;
-  }
+  for (bool inPlace : {false, true})
+    for (const TestLaunch &launch : regionLaunches(GetParam().variant)) {
+      if (inPlace && !canRunInPlace)
+        continue;
+      if (std::string(info.elemType) == "float")
+        kerneltest::checkSplitStep<float>(info, stencil, regionCall(kernel, launch), inPlace,
+                                          launchLabel(kernel, launch));
+      else
+        kerneltest::checkSplitStep<double>(info, stencil, regionCall(kernel, launch), inPlace,
+                                           launchLabel(kernel, launch));
+      if (HasFatalFailure())
+        return;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, CudaKernelTest, testing::ValuesIn(allCases()), caseName);
 
 TEST(CudaKernelLaunch, RejectsRegionsOutsideTheExtent) {
-  for (const CudaKernel &kernel : allKernels()) {
-    const rt::KernelInfo &info = kernel.info();
-    const rt::GridShape shape = regionShape(info);
-    rt::KernelData data(info, {shape.dims, shape.nx, shape.ny, shape.nz, info.radius}, 4, false);
-    const int nz = shape.nz;
-    // Past the high x face, before the low y face, past the high z face, and upside down in z.
-    const std::vector<rt::Box> outside = {{0, 0, 0, shape.nx + 1, shape.ny, nz},
-                                          {0, -1, 0, shape.nx, shape.ny, nz},
-                                          {0, 0, 0, shape.nx, shape.ny, nz + 1},
-                                          {0, 0, nz, shape.nx, shape.ny, nz - 1}};
-    for (int variant = 0; variant < kVariantCount; ++variant)
-      for (const rt::Box &box : outside) {
-        try {
-          kernel.run(data.args(), TestLaunch{variant, 0, 0, 0, 0, box});
-          ADD_FAILURE() << info.name << ": region " << rt::boxText(box) << " was accepted";
-        } catch (const rt::KernelError &e) {
-          const std::string message = e.what();
-          EXPECT_NE(message.find(rt::boxText(box)), std::string::npos) << message;
-          EXPECT_EQ(message.rfind(info.name, 0), 0u) << message;
-        }
-      }
-  }
+  for (const CudaKernel &kernel : allKernels())
+    for (int variant = 0; variant < kVariantCount; ++variant) {
+      const TestLaunch launch{variant, 0, 0, 0, 0, std::nullopt};
+      kerneltest::checkBoxesOutsideRefused(kernel.info(), regionCall(kernel, launch),
+                                           launchLabel(kernel, launch));
+    }
 }
 
 TEST(CudaKernelLaunch, RejectsBlocksLargerThanCompiledFor) {

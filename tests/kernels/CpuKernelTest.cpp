@@ -5,7 +5,11 @@
 // vector width or tile, out of place and in place, and several time steps with
 // the levels rotated in between: the output (poisoned with NaN before each
 // step) must match the double-precision reference evaluator normwise, with no
-// NaN in the interior and nothing written into the halo.
+// NaN in the interior and nothing written into the halo. On boxes
+// (rt::RunOptions::region), with default and small tiles: a box gets the bits
+// of the whole-grid step and nothing else is written; a shell and its
+// interior give the whole step bit for bit, out of place and in place; a box
+// outside the extent is refused (tests/support/KernelComparison.h).
 //
 //===----------------------------------------------------------------------===//
 #include "eval/KernelInputs.h"
@@ -25,7 +29,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <fmt/format.h>
 #include <optional>
 
@@ -49,10 +52,6 @@ std::vector<Case> allCases() {
       cases.push_back({k, v});
   return cases;
 }
-
-using eval::copyInputs;
-using eval::rotateReference;
-using eval::zeroHalo;
 
 /// The example a kernel was generated from, in the kernel's element type.
 ir::Stencil loadStencil(const rt::KernelInfo &k) {
@@ -98,143 +97,33 @@ TEST_P(CpuKernel, MatchesReferenceEvaluator) {
     }
 }
 
-/// The outputs of one step, as bits, over the interior and the halo.
-template <typename Real>
-std::vector<std::vector<Real>> outputsOf(rt::KernelData &data, const rt::KernelInfo &info) {
-  std::vector<std::vector<Real>> out;
-  for (size_t f = 0; f < info.fields.size(); ++f)
-    if (std::string_view(info.fields[f].role) == "out") {
-      std::vector<Real> values;
-      data.field<Real>(int(f)).forEachPointWithHalo(
-          [&](int i, int j, int k) { values.push_back(data.field<Real>(int(f))(i, j, k)); });
-      out.push_back(std::move(values));
-    }
-  return out;
+/// A call of `info` with `options` on a region.
+kerneltest::RegionCall regionCall(const rt::KernelInfo &info, rt::RunOptions options) {
+  return [&info, options](const rt::ErasedArgs &args, const std::optional<rt::Box> &region) {
+    rt::RunOptions o = options;
+    o.region = region;
+    info.run(args, o);
+  };
 }
 
-template <typename Real> void poisonOutputs(rt::KernelData &data, const rt::KernelInfo &info) {
-  for (size_t f = 0; f < info.fields.size(); ++f)
-    if (std::string_view(info.fields[f].role) == "out")
-      data.field<Real>(int(f)).poison();
-}
-
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-/// A step run on boxes (rt::RunOptions::region) writes exactly the points of
-/// each box, with the bits of the whole-grid step; boxes that cover the grid
-/// (a boundary shell and the interior, as overlapped halo exchange will run
-/// them) give the whole-grid step bit for bit; a box outside the grid is refused.
+/// The region checks of tests/support/KernelComparison.h with the default tiles and small
+/// ones (3 rows x 4 planes), so that boxes end inside tiles and tiles inside boxes.
 template <typename Real>
 void checkRegions(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::Variant variant) {
-  rt::GridShape shape =
-      info.dims == 3 ? rt::GridShape{3, 21, 13, 11, 0} : rt::GridShape{2, 37, 19, 1, 0};
-  eval::EvalSizes sizes{shape.nx, shape.ny, shape.nz, 23, -1};
-  eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 20261124);
-  for (auto &g : ref.grids)
-    if (g)
-      shape.halo = g->halo();
-  rt::KernelData data(info, shape, sizes.tableColumns, /*inPlace=*/false);
-  copyInputs<Real>(ref, data);
-  rt::RunOptions options{variant, 3, 4};
-  poisonOutputs<Real>(data, info);
-  info.run(data.args(), options);
-  const std::vector<std::vector<Real>> whole = outputsOf<Real>(data, info);
-
-  const int nx = shape.nx, ny = shape.ny, nz = shape.nz;
-  const bool flat = info.dims == 2;
-  auto box = [&](int x0, int x1, int y0, int y1, int z0, int z1) {
-    return flat ? rt::Box{x0, y0, 0, x1, y1, 1} : rt::Box{x0, y0, z0, x1, y1, z1};
-  };
-  // Odd boxes: inside, on faces and corners, one point, one row, empty.
-  const std::vector<rt::Box> boxes = {
-      box(3, 18, 2, 11, 1, 10), box(0, 7, 0, 5, 0, 3),  box(nx - 5, nx, ny - 3, ny, nz - 4, nz),
-      box(10, 11, 6, 7, 5, 6),  box(0, nx, 4, 5, 2, 3), box(4, 4, 0, ny, 0, nz)};
-  for (const rt::Box &b : boxes) {
-    poisonOutputs<Real>(data, info);
-    options.region = b;
-    info.run(data.args(), options);
-    const std::vector<std::vector<Real>> got = outputsOf<Real>(data, info);
-    int firstOutput = 0;
-    while (std::string_view(info.fields[firstOutput].role) != "out")
-      ++firstOutput;
-    for (size_t o = 0; o < got.size(); ++o) {
-      size_t at = 0;
-      long wrongInside = 0, writtenOutside = 0;
-      // Every output has the same shape: walk the first one's points in outputsOf's order.
-      data.field<Real>(firstOutput).forEachPointWithHalo([&](int i, int j, int k) {
-        bool inside = i >= b.x0 && i < b.x1 && j >= b.y0 && j < b.y1 && k >= b.z0 && k < b.z1;
-        if (inside)
-          wrongInside += !sameBits(double(got[o][at]), double(whole[o][at]));
-        else
-          writtenOutside += !std::isnan(double(got[o][at]));
-        ++at;
-      });
-      ASSERT_EQ(wrongInside, 0) << info.name << " " << rt::variantName(variant) << " box "
-                                << rt::boxText(b) << ": points differ from the whole-grid step";
-      ASSERT_EQ(writtenOutside, 0) << info.name << " " << rt::variantName(variant) << " box "
-                                   << rt::boxText(b) << ": points outside the box written";
-    }
-  }
-
-  // A shell of width 3 as six boxes, then the interior: the whole step, bit for bit.
-  const int w = 3;
-  std::vector<rt::Box> cover = {
-      box(0, nx, 0, ny, 0, flat ? 1 : w),  box(0, nx, 0, ny, flat ? 0 : nz - w, nz),
-      box(0, nx, 0, w, w, nz - w),         box(0, nx, ny - w, ny, w, nz - w),
-      box(0, w, w, ny - w, w, nz - w),     box(nx - w, nx, w, ny - w, w, nz - w),
-      box(w, nx - w, w, ny - w, w, nz - w)};
-  if (flat) // in 2D the z slabs are the whole grid: shell rows and columns instead
-    cover = {box(0, nx, 0, w, 0, 1), box(0, nx, ny - w, ny, 0, 1), box(0, w, w, ny - w, 0, 1),
-             box(nx - w, nx, w, ny - w, 0, 1), box(w, nx - w, w, ny - w, 0, 1)};
-  poisonOutputs<Real>(data, info);
-  for (const rt::Box &b : cover) {
-    options.region = b;
-    info.run(data.args(), options);
-  }
-  const std::vector<std::vector<Real>> covered = outputsOf<Real>(data, info);
-  for (size_t o = 0; o < covered.size(); ++o) {
-    long differ = 0;
-    for (size_t i = 0; i < covered[o].size(); ++i)
-      differ += !sameBits(double(covered[o][i]), double(whole[o][i]));
-    ASSERT_EQ(differ, 0) << info.name << " " << rt::variantName(variant)
-                         << ": shell + interior differs from the whole-grid step";
-  }
-
-  // In place (the output over the level it overwrites, as a distributed run steps): the
-  // shell and the interior one after the other give the whole in-place step too.
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
-  if (canRunInPlace) {
-    auto inPlaceStep = [&](const std::vector<std::optional<rt::Box>> &regions) {
-      rt::KernelData fresh(info, shape, sizes.tableColumns, /*inPlace=*/true);
-      copyInputs<Real>(ref, fresh);
-      rt::RunOptions o{variant, 3, 4};
-      for (const std::optional<rt::Box> &r : regions) {
-        o.region = r;
-        info.run(fresh.args(), o);
-      }
-      return outputsOf<Real>(fresh, info);
-    };
-    const std::vector<std::vector<Real>> wholeInPlace = inPlaceStep({std::nullopt});
-    const std::vector<std::vector<Real>> coveredInPlace =
-        inPlaceStep(std::vector<std::optional<rt::Box>>(cover.begin(), cover.end()));
-    for (size_t o = 0; o < wholeInPlace.size(); ++o) {
-      long differ = 0;
-      for (size_t i = 0; i < wholeInPlace[o].size(); ++i)
-        differ += !sameBits(double(coveredInPlace[o][i]), double(wholeInPlace[o][i]));
-      ASSERT_EQ(differ, 0) << info.name << " " << rt::variantName(variant)
-                           << ": in place, shell + interior differs from the whole-grid step";
-    }
-  }
-
-  options.region = box(0, nx + 1, 0, ny, 0, nz);
-  try {
-    info.run(data.args(), options);
-    ADD_FAILURE() << info.name << ": a region beyond the extent was accepted";
-  } catch (const rt::KernelError &e) {
-    EXPECT_NE(std::string(e.what()).find(rt::boxText(*options.region)), std::string::npos)
-        << e.what();
+  for (auto [by, bz] : {std::pair{0, 0}, std::pair{3, 4}}) {
+    const rt::RunOptions options{variant, by, bz};
+    const std::string label =
+        fmt::format("{} {} by {} bz {}", info.name, rt::variantName(variant), by, bz);
+    kerneltest::checkBoxes<Real>(info, stencil, regionCall(info, options), label);
+    for (bool inPlace : {false, true})
+      if (!inPlace || canRunInPlace)
+        kerneltest::checkSplitStep<Real>(info, stencil, regionCall(info, options), inPlace, label);
+    kerneltest::checkBoxesOutsideRefused(info, regionCall(info, options), label);
+    if (::testing::Test::HasFatalFailure())
+      return;
   }
 }
 
