@@ -83,11 +83,10 @@ void shareFactors(const LinearForm &form, SweepUpdate &split) {
 }
 
 /// Numbers the partial sums of the updates that accumulate anything.
-int assignSlots(std::vector<SweepUpdate> &updates) {
+void assignSlots(std::vector<SweepUpdate> &updates) {
   int slots = 0;
   for (SweepUpdate &u : updates)
     u.slot = u.accumulated.empty() ? -1 : slots++;
-  return slots;
 }
 
 /// Output planes per x loop when the user does not say: three, unless the
@@ -123,7 +122,7 @@ CpuSweepPlan planCpuSweep(const LinearStencil &linear, const SubStencil &sub) {
       }
     plan.updates.push_back(std::move(split));
   }
-  plan.accumulatingOutputs = assignSlots(plan.updates);
+  assignSlots(plan.updates);
   plan.accumulatedPlanes.assign(planes.begin(), planes.end());
   for (const auto &[table, index] : columns) {
     auto [lo, hi] = rowsOf.at(table);
@@ -263,6 +262,11 @@ const char *plural(size_t n) { return n == 1 ? "" : "s"; }
 
 } // namespace
 
+int CpuSweepPlan::accumulatingOutputs() const {
+  return int(std::count_if(updates.begin(), updates.end(),
+                           [](const SweepUpdate &u) { return u.slot >= 0; }));
+}
+
 int GpuSweepPlan::queueValues() const {
   int n = 0;
   for (const auto &[column, range] : queues)
@@ -377,8 +381,8 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
     os << fmt::format("  sweep {}:", sweep);
     if (p.accumulates())
       os << fmt::format(" planes accumulates plane offsets {} into {} partial-sum slot{}\n",
-                        offsetRange(p.accumulatedPlanes), p.accumulatingOutputs,
-                        plural(size_t(p.accumulatingOutputs)));
+                        offsetRange(p.accumulatedPlanes), p.accumulatingOutputs(),
+                        plural(size_t(p.accumulatingOutputs())));
     else
       os << " nothing spans planes; planes stores row by row\n";
     printUpdates(s, linear, p.updates, os);

@@ -64,11 +64,12 @@ struct CpuTile {
 struct CpuSweepPlan {
   std::vector<SweepUpdate> updates;      ///< one per update, in update order
   std::vector<int> accumulatedPlanes;    ///< plane offsets dz with accumulated points, ascending
-  int accumulatingOutputs = 0;           ///< updates with a partial-sum slot
   std::vector<StagedTable> stagedTables; ///< ordered by (table, index)
 
   /// Does the planes scheme march partial sums (else it stores row by row)?
-  bool accumulates() const { return !accumulatedPlanes.empty() && accumulatingOutputs > 0; }
+  bool accumulates() const { return !accumulatedPlanes.empty() && accumulatingOutputs() > 0; }
+  /// Updates with a partial-sum slot.
+  int accumulatingOutputs() const;
 };
 
 struct CpuSchedule {

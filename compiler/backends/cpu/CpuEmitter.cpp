@@ -473,7 +473,7 @@ private:
     BodyUses uses(s_, names_);
     const std::vector<int> &planes = plan_.sweeps[sweep].accumulatedPlanes;
     const std::vector<StagedTable> &ring = plan_.sweeps[sweep].stagedTables;
-    const int outputs = plan_.sweeps[sweep].accumulatingOutputs;
+    const int outputs = plan_.sweeps[sweep].accumulatingOutputs();
     std::string body, accDecl;
     std::vector<StagedSource> sources;
     for (size_t i = 0; i < planes.size(); ++i) {
@@ -614,7 +614,7 @@ void sweep{0}_blocked(const Args &args, const Tables &tables, const rt::Box &box
                          sweep);
     const CpuSweepPlan &plan = plan_.sweeps[sweep];
     const std::vector<int> &planes = plan.accumulatedPlanes;
-    const int outputs = plan.accumulatingOutputs;
+    const int outputs = plan.accumulatingOutputs();
     if (!plan.accumulates()) {
       // Nothing to accumulate (e.g. a sweep of centre-only groups): store directly.
       out += fmt::format(
