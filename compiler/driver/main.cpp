@@ -5,6 +5,8 @@
 //   stencilc dump-ir FILE...   print the IR after the last pass (with linear forms)
 //   stencilc gen FILE --backend cpu -o DIR
 //                              write a header and a source file per stencil
+//   stencilc dump-kernel FILE --backend cpu|cuda [--variant NAME]
+//                              print the kernel IR the backend prints its code from
 //
 // `--dump-after=PASS[,PASS]` prints the IR after the named passes of the pipeline.
 // Other subcommands live in driver/*Command.cpp and register through Driver.h.
@@ -18,6 +20,7 @@
 #include "driver/FileOutput.h"
 #include "driver/PlanOptions.h"
 #include "ir/Printer.h"
+#include "kernel/KernelIR.h"
 #include "passes/LinearFormPrinter.h"
 #include "passes/Pipeline.h"
 
@@ -39,11 +42,14 @@ llvm::cl::SubCommand checkCommand("check", "Parse and verify .stencil files");
 llvm::cl::SubCommand dumpIrCommand("dump-ir", "Print the IR of .stencil files");
 llvm::cl::SubCommand genCommand("gen", "Generate kernels from .stencil files");
 llvm::cl::SubCommand benchCommand("bench", "Generate, check and time the CPU kernels of a stencil");
+llvm::cl::SubCommand dumpKernelCommand("dump-kernel",
+                                       "Print the kernel IR of .stencil files for a backend");
 
 llvm::cl::list<std::string> inputFiles(llvm::cl::Positional, llvm::cl::desc("<file.stencil>..."),
                                        llvm::cl::OneOrMore, llvm::cl::sub(checkCommand),
                                        llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand),
-                                       llvm::cl::sub(benchCommand));
+                                       llvm::cl::sub(benchCommand),
+                                       llvm::cl::sub(dumpKernelCommand));
 
 llvm::cl::list<std::string> dumpAfter("dump-after",
                                       llvm::cl::desc("Print the IR after these passes"),
@@ -52,7 +58,8 @@ llvm::cl::list<std::string> dumpAfter("dump-after",
                                       llvm::cl::sub(genCommand));
 
 // The decomposition planner (passes/Planner.h): what it plans for and the user's overrides.
-driver::PlanCommandLine plan({&checkCommand, &dumpIrCommand, &genCommand, &benchCommand});
+driver::PlanCommandLine plan({&checkCommand, &dumpIrCommand, &genCommand, &benchCommand,
+                              &dumpKernelCommand});
 llvm::cl::opt<bool> explain("explain", llvm::cl::desc("Say what each pass decided and why"),
                             llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
                             llvm::cl::sub(genCommand));
@@ -63,7 +70,8 @@ llvm::cl::opt<ElemTypeOverride> elemTypeOverride(
     llvm::cl::values(clEnumValN(ElemTypeOverride::Float, "float", "single precision"),
                      clEnumValN(ElemTypeOverride::Double, "double", "double precision")),
     llvm::cl::init(ElemTypeOverride::AsDeclared), llvm::cl::sub(checkCommand),
-    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
+    llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand),
+    llvm::cl::sub(dumpKernelCommand));
 
 enum class Backend { Cpu, Cuda };
 llvm::cl::opt<Backend> backendOption(
@@ -71,14 +79,21 @@ llvm::cl::opt<Backend> backendOption(
     llvm::cl::values(clEnumValN(Backend::Cpu, "cpu", "C++ with OpenMP and SIMD"),
                      clEnumValN(Backend::Cuda, "cuda",
                                 "CUDA kernels and host launchers (<kernel>.cu, <kernel>_cuda.h)")),
-    llvm::cl::init(Backend::Cpu), llvm::cl::sub(genCommand));
+    llvm::cl::init(Backend::Cpu), llvm::cl::sub(genCommand), llvm::cl::sub(dumpKernelCommand));
+
+llvm::cl::opt<std::string>
+    variantOption("variant",
+                  llvm::cl::desc("Only this variant's functions (naive, blocked, planes on the "
+                                 "CPU; gmem, ro, traditional, planes in CUDA)"),
+                  llvm::cl::value_desc("name"), llvm::cl::sub(dumpKernelCommand));
 
 llvm::cl::opt<int>
     zPlanes("z-planes",
             llvm::cl::desc("Output planes the CPU naive and blocked variants compute per x loop "
                            "(3D; default: chosen per stencil)"),
             llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::sub(checkCommand),
-            llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand));
+            llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand), llvm::cl::sub(benchCommand),
+            llvm::cl::sub(dumpKernelCommand));
 
 llvm::cl::opt<std::string> outputDir("o", llvm::cl::desc("Directory for the generated files"),
                                      llvm::cl::value_desc("dir"), llvm::cl::Required,
@@ -100,7 +115,8 @@ llvm::cl::opt<std::string>
              llvm::cl::desc("With --backend cuda: the GPU the kernels are planned and, with "
                             "--resource-usage, compiled for: sm_80 or sm_90 (default: "
                             "--plan-target if it names one, else sm_80)"),
-             llvm::cl::value_desc("sm_XY"), llvm::cl::sub(genCommand));
+             llvm::cl::value_desc("sm_XY"), llvm::cl::sub(genCommand),
+             llvm::cl::sub(dumpKernelCommand));
 llvm::cl::opt<std::string> nvccPath("nvcc",
                                     llvm::cl::desc("nvcc for --resource-usage (default: on PATH, "
                                                    "else /usr/local/cuda/bin/nvcc)"),
@@ -287,6 +303,49 @@ bool reportCudaResources(const std::string &path, const GenTarget &target,
   return true;
 }
 
+int runDumpKernel() {
+  auto target = genTarget();
+  if (!target)
+    return 2;
+  auto options = coreLoadOptions(target->plan);
+  if (!options)
+    return 2;
+  const kernel::Target kernelTarget =
+      backendOption == Backend::Cuda ? kernel::Target::Cuda : kernel::Target::Cpu;
+  const std::vector<std::string> variants =
+      kernelTarget == kernel::Target::Cuda
+          ? std::vector<std::string>{"gmem", "ro", "traditional", "planes"}
+          : std::vector<std::string>{"naive", "blocked", "planes"};
+  if (!variantOption.empty() && !llvm::is_contained(variants, variantOption.getValue())) {
+    driver::reportError(fmt::format("--variant: '{}' is not a {} variant; they are: {}",
+                                    variantOption.getValue(), kernel::targetName(kernelTarget),
+                                    llvm::join(variants, ", ")));
+    return 2;
+  }
+  int status = 0;
+  for (const std::string &path : inputFiles) {
+    auto loaded = driver::loadModule(path, *options);
+    if (!loaded) {
+      status = 1;
+      continue;
+    }
+    for (size_t i = 0; i < loaded->compiled.size(); ++i) {
+      const CompiledStencil &c = loaded->compiled[i];
+      kernel::KernelModule module = kernel::lowerToKernels(c, kernelTarget);
+      std::vector<std::string> problems;
+      if (!kernel::verifyKernels(c, module, problems)) {
+        driver::reportError("internal error: the kernel IR of '" + c.stencil->name +
+                            "' does not verify: " + llvm::join(problems, "; "));
+        return 3;
+      }
+      if (i)
+        llvm::outs() << "\n";
+      kernel::printKernels(*c.stencil, module, llvm::outs(), variantOption);
+    }
+  }
+  return status;
+}
+
 int runGen() {
   auto target = genTarget();
   if (!target)
@@ -420,6 +479,8 @@ int main(int argc, char **argv) {
     return runDumpIr();
   if (genCommand)
     return runGen();
+  if (dumpKernelCommand)
+    return runDumpKernel();
   if (benchCommand)
     return runBenchCommand();
   if (driver::CommandEntry run = driver::selectedRegisteredCommand())

@@ -1,0 +1,109 @@
+//===- KernelIR.cpp -------------------------------------------------------===//
+#include "kernel/KernelIR.h"
+
+#include "kernel/Lowering.h"
+
+namespace stencilc::kernel {
+
+const char *targetName(Target t) { return t == Target::Cpu ? "cpu" : "cuda"; }
+
+const char *varName(Var v) {
+  switch (v) {
+  case Var::X: return "x";
+  case Var::Y: return "y";
+  case Var::Z: return "z";
+  case Var::ZIn: return "zi";
+  case Var::ZDone: return "zdone";
+  }
+  return "?";
+}
+
+const char *spanName(Span s) {
+  switch (s) {
+  case Span::Box: return "box";
+  case Span::Tile: return "tile";
+  case Span::March: return "march";
+  case Span::Range: return "range";
+  }
+  return "?";
+}
+
+const char *scheduleName(Schedule s) {
+  switch (s) {
+  case Schedule::Threads: return "threads";
+  case Schedule::Serial: return "serial";
+  case Schedule::Vector: return "vector";
+  }
+  return "?";
+}
+
+const char *valueNameText(ValueName v) {
+  switch (v) {
+  case ValueName::Acc: return "acc";
+  case ValueName::Sum: return "sum";
+  case ValueName::Value: return "value";
+  }
+  return "?";
+}
+
+const char *stageDestName(StageDest d) {
+  switch (d) {
+  case StageDest::VectorBlock: return "vector-block";
+  case StageDest::RowBuffer: return "row-buffer";
+  case StageDest::Shared: return "shared";
+  case StageDest::SharedAuto: return "shared-if-fits";
+  }
+  return "?";
+}
+
+const char *guardName(GuardKind g) {
+  switch (g) {
+  case GuardKind::OutputInSpan: return "output-in";
+  case GuardKind::AllOutputsIn: return "all-outputs-in";
+  case GuardKind::DoneInSpan: return "done-in";
+  case GuardKind::Active: return "active";
+  }
+  return "?";
+}
+
+const char *nodeKindName(NodeKind k) {
+  switch (k) {
+  case NodeKind::Loop: return "loop";
+  case NodeKind::Tiles: return "tiles";
+  case NodeKind::Guard: return "if";
+  case NodeKind::Call: return "call";
+  case NodeKind::StageRows: return "stage-rows";
+  case NodeKind::StagedRows: return "staged-rows";
+  case NodeKind::StageTile: return "stage-tile";
+  case NodeKind::Barrier: return "barrier";
+  case NodeKind::ShiftQueues: return "shift-queues";
+  case NodeKind::ShiftPartials: return "shift-partials";
+  case NodeKind::Sum: return "sum";
+  case NodeKind::Accumulate: return "accumulate";
+  case NodeKind::Store: return "store";
+  }
+  return "?";
+}
+
+const char *functionKindName(FunctionKind k) {
+  switch (k) {
+  case FunctionKind::Row: return "row";
+  case FunctionKind::Stage: return "stage";
+  case FunctionKind::Driver: return "driver";
+  case FunctionKind::Device: return "device";
+  }
+  return "?";
+}
+
+const Function *SweepKernels::find(const std::string &name) const {
+  for (const Function &f : functions)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
+KernelModule lowerToKernels(const CompiledStencil &compiled, Target target) {
+  return target == Target::Cpu ? lowerCpu(compiled) : lowerCuda(compiled);
+}
+
+} // namespace stencilc::kernel

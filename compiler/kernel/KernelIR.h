@@ -1,0 +1,253 @@
+//===- KernelIR.h - Loops, reads, sums and stores of the generated kernels ===//
+//
+// The level below the sweep plan (docs/DESIGN.md §Kernel IR): each variant of
+// each sweep is a set of functions whose bodies are small trees of
+//
+//   loops      over an axis of the box the kernel computes, of one tile of
+//              it, or of the planes a CUDA block marches (bounds are always
+//              a box edge plus a constant, so every kernel runs on any sub-box);
+//   guards     the output plane an input plane adds to lies in the tile or
+//              march, every such plane does, or the thread is inside the box;
+//   calls      of another function of the same variant (the CPU's row
+//              functions, one x loop each);
+//   staging    of table rows (into a vector block, an output row's buffer or
+//              shared memory) and of time-field planes with their halo;
+//   barriers   and register-queue shifts;
+//   sums       of coefficient groups at a point, into a value or a partial
+//              sum, then accumulate-into-partial-sum and store.
+//
+// `lowerToKernels` builds it from the sweep plan for one target; the printers
+// in backends/ walk it (backends/KernelWalker.h) and differ only in how a
+// loop, a read or a stage is spelled. `stencilc dump-kernel` prints it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "passes/Pipeline.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stencilc::kernel {
+
+enum class Target { Cpu, Cuda };
+const char *targetName(Target t); // "cpu", "cuda"
+
+/// The variables kernels loop over or guard on.
+enum class Var {
+  X,     ///< output point along x
+  Y,     ///< output row
+  Z,     ///< output plane
+  ZIn,   ///< input plane of a march (`zi`)
+  ZDone, ///< output plane a march has finished (`zdone`; `zo` on the GPU)
+};
+const char *varName(Var v); // "x", "y", "z", "zi", "zdone"
+
+/// What a loop bound is measured from: the edges of the box the kernel
+/// computes, of the tile a CPU thread owns, or of the planes a CUDA block marches.
+enum class Span {
+  Box,   ///< the box the kernel computes
+  Tile,  ///< the tile a CPU thread owns
+  March, ///< the planes a CUDA block marches
+  Range, ///< the planes [z0, z1) a CPU caller passes
+};
+const char *spanName(Span s); // "box", "tile", "march"
+
+/// How a loop's iterations are shared out.
+enum class Schedule {
+  Threads, ///< among threads: OpenMP worksharing on the CPU, the launch grid in CUDA
+  Serial,  ///< in order, by one thread
+  Vector,  ///< along x in SIMD lanes (CPU)
+};
+const char *scheduleName(Schedule s); // "threads", "serial", "vector"
+
+/// Where a group sum goes.
+enum class SumTarget {
+  Value,   ///< a fresh local value of the output point
+  Partial, ///< the partial sum of an output plane (slot, plane offset)
+};
+
+/// The locals a body sums into, per output; printers spell them.
+enum class ValueName {
+  Acc,   ///< the output's sum at a point (plane k of several: Node::planeShift)
+  Sum,   ///< a sum about to be added to a partial sum
+  Value, ///< the value about to be stored
+};
+const char *valueNameText(ValueName v);
+
+/// Where staged table rows go.
+enum class StageDest {
+  VectorBlock, ///< a buffer of the kW points of one vector block (CPU)
+  RowBuffer,   ///< the buffer of one output row, kept while its planes come in (CPU planes)
+  Shared,      ///< the block's shared memory (CUDA)
+  SharedAuto,  ///< shared memory when the rows fit the budget (kStageAuto), else read-only
+};
+const char *stageDestName(StageDest d);
+
+enum class GuardKind {
+  OutputInSpan, ///< zo = zi - dz lies in the span's planes
+  AllOutputsIn, ///< every zi - dz of the plan's plane offsets lies in the span
+  DoneInSpan,   ///< zdone = zi - dzMax lies in the span
+  Active,       ///< the thread's point is inside the box (CUDA)
+};
+const char *guardName(GuardKind g);
+
+enum class NodeKind {
+  Loop,
+  Tiles, ///< the tiles of the box, shared out among threads; body runs per tile
+  Guard,
+  Call,
+  StageRows,  ///< rows [beginRow, endRow) of a table column, through an index field
+  StagedRows, ///< rows another function staged for this one (CPU planes), read from slot
+  StageTile,  ///< a time field's plane with its halo into shared memory
+  Barrier,
+  ShiftQueues, ///< every register queue takes the next plane
+  ShiftPartials,
+  Sum,
+  Accumulate, ///< a value into an output's partial sum
+  Store,
+};
+const char *nodeKindName(NodeKind k);
+
+/// One node of a kernel body. A tagged struct: each kind uses the fields its
+/// comment names, the verifier checks the rest are at their defaults where it matters.
+struct Node {
+  NodeKind kind = NodeKind::Barrier;
+  std::string note; ///< why, printed as a comment where the printer keeps one
+
+  // Loop: var over [span.lo(axis) + low, span.hi(axis) + high) by step.
+  Var var = Var::X;
+  Span span = Span::Box;
+  int low = 0, high = 0, step = 1;
+  Schedule schedule = Schedule::Serial;
+
+  /// Loop: starts where the loop before it stopped (a remainder loop).
+  bool continues = false;
+
+  // Guard: kind, span and the plane offset dz (OutputInSpan). With skipRest
+  // the statements after the guard run only where it does not hold.
+  GuardKind guard = GuardKind::Active;
+  Span guardSpan = Span::Tile;
+  bool skipRest = false;
+
+  // Call: the callee (a function of the same sweep) and the row it works on:
+  // (y, z); output row (y, zi - dz) of a march (Var::ZIn with dz); (y, zdone);
+  // or, for a function of the input row, (y, zi) with every output row's sums.
+  std::string callee;
+  Var row = Var::Z;
+  /// Call/Sum/Accumulate/StagedRows: the point is on the input row and its
+  /// output row is dz planes below it (the CPU scatter); reads are relative
+  /// to the input row, and partial sums and staged rows are the output row's.
+  bool inputRow = false;
+
+  // StageRows: table, index field, rows, destination, first slot; planeShift
+  // is the output plane (z + planeShift) whose points it stages.
+  int table = -1, index = -1, beginRow = 0, endRow = 0;
+  StageDest dest = StageDest::VectorBlock;
+  int slot = -1;
+  int planeShift = 0;
+
+  // StageTile: field and halo.
+  int field = -1, rx = 0, ry = 0;
+
+  // Sum / Accumulate / Store: the update, its groups, the input plane offset
+  // dz the points are restricted to (hasDz), and where the sum goes.
+  int update = -1;
+  std::vector<int> groups;
+  bool hasDz = false;
+  int dz = 0;
+  SumTarget target = SumTarget::Value;
+  bool pointwise = false;            ///< Sum: add the update's pointwise part
+  bool withoutSharedFactors = false; ///< Sum: the shared factors are applied at the store
+  bool comments = true;              ///< Sum: each group in DSL syntax above it
+  bool add = false;                  ///< Store: `+=` (a later sweep) instead of `=`
+  bool fromPartial = false;          ///< Store: the value adds the finished partial sum
+  bool scaleShared = false;          ///< Store: ... times the shared factors
+  bool deferred = false;             ///< Store: after every load of the body (several planes)
+  /// Sum: reads come from the shared planes and register queues of the kernel.
+  bool onChip = false;
+  ValueName value = ValueName::Acc; ///< Sum/Accumulate/Store: the local the sum goes to
+
+  std::vector<Node> body;
+};
+
+enum class FunctionKind {
+  Row,    ///< CPU: the x loop of one output row (or of several planes' rows)
+  Stage,  ///< CPU: stages the table rows of one output row for the functions that read them
+  Driver, ///< CPU: the loops over the box or its tiles that call the row functions
+  Device, ///< CUDA: a __global__ kernel
+};
+const char *functionKindName(FunctionKind k);
+
+/// What a function receives besides the arguments and the box.
+struct Params {
+  bool partialSums = false;    ///< CPU row: acc[] pointers to its rows' partial sums
+  bool stagedRows = false;     ///< CPU row: coefs[] pointers to staged coefficients
+  bool tileSizes = false;      ///< CPU driver: by, bz
+  bool zRange = false;         ///< CPU driver: z0, z1 (rows of several planes)
+  bool planesPerBlock = false; ///< CUDA: nw
+  bool stageAuto = false;      ///< CUDA: template <bool kStageAuto>
+};
+
+/// A multi-to-one register queue: the points of column (dx, dy) of a field
+/// on planes z + low .. z + high.
+struct Queue {
+  int field = -1, dx = 0, dy = 0, low = 0, high = 0;
+};
+
+struct Function {
+  std::string name;
+  FunctionKind kind = FunctionKind::Row;
+  std::string note;
+  Params params;
+  int planes = 1;                   ///< output planes per x loop (CPU rows)
+  int ringDzMin = 0, ringDzMax = 0; ///< partial-sum ring of a marching kernel
+  int ringOutputs = 0;              ///< outputs with partial sums
+  int rx = 0, ry = 0;               ///< CUDA: halo of the shared planes
+  std::vector<Queue> queues;        ///< CUDA multi-to-one register queues
+  /// CUDA: coefficients (`in` and index fields) through the read-only cache,
+  /// and where each (table, row) is read from (absent: read-only cache).
+  bool readOnlyCoefficients = false;
+  TableSpace tableSpace = TableSpace::Global; ///< rows the placement does not name
+  std::map<std::pair<int, int>, RowPlacement> placement;
+  std::vector<Node> body;
+};
+
+/// One variant of one sweep: its entry function and what it calls.
+struct Variant {
+  std::string name; ///< naive, blocked, planes (CPU); gmem, ro, traditional, planes (CUDA)
+  std::string entry;
+  std::vector<std::string> functions; ///< every function the entry reaches, callees first
+};
+
+struct SweepKernels {
+  int sweep = 0;
+  std::vector<Function> functions; ///< in the order a printer defines them
+  std::vector<Variant> variants;
+  const Function *find(const std::string &name) const;
+};
+
+struct KernelModule {
+  Target target = Target::Cpu;
+  std::string stencil;
+  std::vector<SweepKernels> sweeps;
+};
+
+/// The kernels of every sweep of `compiled` for `target`, as its sweep plan schedules them.
+KernelModule lowerToKernels(const CompiledStencil &compiled, Target target);
+
+/// Checks structure: loops nest with known variables, calls name functions
+/// of the sweep, sums name updates and groups of the sweep, every group of a
+/// variant is summed where the plan put it, barriers sit only in CUDA kernels
+/// outside guards, staged rows are staged before they are read.
+bool verifyKernels(const CompiledStencil &compiled, const KernelModule &module,
+                   std::vector<std::string> &problems);
+
+/// The module as text, one node per line; `variant` keeps only that variant's functions.
+void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os,
+                  const std::string &variant = "");
+
+} // namespace stencilc::kernel

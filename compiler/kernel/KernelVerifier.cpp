@@ -1,0 +1,288 @@
+//===- KernelVerifier.cpp - Structural checks of the kernel IR ------------===//
+#include "kernel/KernelIR.h"
+
+#include "kernel/TableReads.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace stencilc::kernel {
+
+namespace {
+
+class Verifier {
+public:
+  Verifier(const CompiledStencil &c, const KernelModule &m, std::vector<std::string> &problems)
+      : c_(c), m_(m), problems_(problems) {}
+
+  void run() {
+    if (m_.sweeps.size() != c_.decomposition.sweeps.size())
+      problem("", fmt::format("{} sweeps of kernels for {} sweeps of the decomposition",
+                              m_.sweeps.size(), c_.decomposition.sweeps.size()));
+    for (const SweepKernels &sweep : m_.sweeps) {
+      sweep_ = &sweep;
+      std::set<std::string> names;
+      for (const Function &f : sweep.functions) {
+        if (!names.insert(f.name).second)
+          problem(f.name, "defined twice");
+        function(f);
+      }
+      for (const Variant &v : sweep.variants)
+        variant(v);
+    }
+  }
+
+private:
+  void problem(const std::string &where, const std::string &what) {
+    problems_.push_back(
+        where.empty() ? what
+                      : fmt::format("sweep {}, {}: {}", sweep_ ? sweep_->sweep : -1, where, what));
+  }
+
+  bool cpu() const { return m_.target == Target::Cpu; }
+
+  void function(const Function &f) {
+    fn_ = &f;
+    const bool kindFits = cpu() ? f.kind != FunctionKind::Device : f.kind == FunctionKind::Device;
+    if (!kindFits)
+      problem(f.name, fmt::format("a {} function in a {} module", functionKindName(f.kind),
+                                  targetName(m_.target)));
+    staged_.clear();
+    stagedSlots_.clear();
+    block(f.body, Context{});
+    if (f.kind == FunctionKind::Row && f.params.partialSums != usesPartials(f.body))
+      problem(f.name, "takes partial sums exactly when it accumulates or stores from them");
+  }
+
+  static bool usesPartials(const std::vector<Node> &body) {
+    for (const Node &n : body) {
+      if (n.kind == NodeKind::Accumulate || (n.kind == NodeKind::Store && n.fromPartial))
+        return true;
+      if (usesPartials(n.body))
+        return true;
+    }
+    return false;
+  }
+
+  struct Context {
+    bool inGuard = false, inTiles = false, inVector = false;
+    std::set<Var> vars;
+  };
+
+  void block(const std::vector<Node> &body, const Context &context) {
+    for (const Node &n : body)
+      node(n, context);
+  }
+
+  void node(const Node &n, Context context) {
+    const std::string &where = fn_->name;
+    switch (n.kind) {
+    case NodeKind::Loop:
+      if (context.vars.count(n.var) && !n.continues)
+        problem(where,
+                fmt::format("loop over {} inside a loop over {}", varName(n.var), varName(n.var)));
+      if (n.step < 1)
+        problem(where, fmt::format("loop over {} with step {}", varName(n.var), n.step));
+      if (n.schedule == Schedule::Vector && (n.var != Var::X || !cpu()))
+        problem(where, "only CPU loops over x are vector loops");
+      if (n.span == Span::Tile && !context.inTiles)
+        problem(where, "a loop over a tile outside the loop over tiles");
+      if (n.span == Span::March && cpu())
+        problem(where, "CPU kernels march tiles, not CUDA blocks");
+      if (n.span == Span::Range && !fn_->params.zRange)
+        problem(where, "a loop over the caller's planes in a function that takes none");
+      if ((n.low || n.high) && n.var != Var::ZIn)
+        problem(where, "only a march over input planes reaches past its span");
+      context.vars.insert(n.var);
+      context.inVector |= n.schedule == Schedule::Vector;
+      break;
+    case NodeKind::Tiles:
+      if (!cpu() || !fn_->params.tileSizes)
+        problem(where, "tiles in a function that takes no tile sizes");
+      context.inTiles = true;
+      break;
+    case NodeKind::Guard:
+      context.inGuard = true;
+      if (n.guard == GuardKind::Active && cpu())
+        problem(where, "CPU loops never run past the box: no activity guard");
+      if (n.guard != GuardKind::Active && !context.vars.count(Var::ZIn))
+        problem(where,
+                fmt::format("guard {} outside a march over input planes", guardName(n.guard)));
+      break;
+    case NodeKind::Call: {
+      const Function *callee = sweep_->find(n.callee);
+      if (!callee)
+        problem(where, fmt::format("calls {}, which the sweep does not define", n.callee));
+      else if (callee->kind == FunctionKind::Driver && !callee->params.zRange)
+        problem(where, fmt::format("calls driver {}", n.callee));
+      if (!cpu())
+        problem(where, "CUDA kernels call nothing");
+      break;
+    }
+    case NodeKind::Barrier:
+      if (cpu())
+        problem(where, "a barrier in a CPU function");
+      if (context.inGuard)
+        problem(where, "a barrier under a guard: threads that skip it would deadlock the block");
+      break;
+    case NodeKind::StageRows:
+    case NodeKind::StagedRows: {
+      if (n.table < 0 || n.table >= int(c_.stencil->tables.size()))
+        problem(where, fmt::format("stages table {}, which does not exist", n.table));
+      // rt::loadColumns transposes whole blocks of 4 rows (the packed table is padded).
+      else if (const int rows = c_.stencil->tables[n.table].rows;
+               n.beginRow < 0 || n.endRow <= n.beginRow ||
+               n.endRow > (cpu() ? (rows + 3) / 4 * 4 : rows))
+        problem(where, fmt::format("stages rows [{}, {}) of a table of {}", n.beginRow, n.endRow,
+                                   c_.stencil->tables[n.table].rows));
+      const bool shared = n.dest == StageDest::Shared || n.dest == StageDest::SharedAuto;
+      if (shared == cpu())
+        problem(where, fmt::format("{} staging in a {} function", stageDestName(n.dest),
+                                   targetName(m_.target)));
+      if (cpu() && n.index < 0)
+        problem(where, "CPU staging reads through an index field");
+      if (n.kind == NodeKind::StageRows && n.dest == StageDest::VectorBlock && !context.inVector)
+        problem(where, "vector-block staging outside the vector loop");
+      staged_[{n.table, n.index, n.inputRow ? n.dz : n.planeShift}].insert({n.beginRow, n.endRow});
+      stagedSlots_.insert(n.slot);
+      break;
+    }
+    case NodeKind::StageTile:
+      if (cpu() || n.field < 0 || c_.stencil->fields[n.field].role != ir::FieldRole::Time)
+        problem(where, "shared planes hold time fields in CUDA kernels");
+      break;
+    case NodeKind::ShiftQueues:
+      if (fn_->queues.empty())
+        problem(where, "shifts register queues the kernel does not have");
+      break;
+    case NodeKind::ShiftPartials:
+      if (!fn_->ringOutputs)
+        problem(where, "shifts partial sums the kernel does not have");
+      break;
+    case NodeKind::Sum: sum(n, context); break;
+    case NodeKind::Accumulate:
+    case NodeKind::Store:
+      if (n.update < 0 || n.update >= int(c_.linear.updates.size()))
+        problem(where, fmt::format("{} of update {}", nodeKindName(n.kind), n.update));
+      if ((n.kind == NodeKind::Accumulate || n.fromPartial) && cpu() &&
+          (n.slot < 0 || !fn_->params.partialSums))
+        problem(where, "adds to a partial sum it has no slot for");
+      break;
+    }
+    if (!n.body.empty() && n.kind != NodeKind::Loop && n.kind != NodeKind::Tiles &&
+        n.kind != NodeKind::Guard)
+      problem(where, fmt::format("a {} with a body", nodeKindName(n.kind)));
+    block(n.body, context);
+  }
+
+  void sum(const Node &n, const Context &context) {
+    const std::string &where = fn_->name;
+    if (n.update < 0 || n.update >= int(c_.linear.updates.size())) {
+      problem(where, fmt::format("sums update {}", n.update));
+      return;
+    }
+    const LinearForm &form = c_.linear.updates[n.update];
+    const std::vector<int> &mine = c_.decomposition.sweeps[sweep_->sweep].groups[n.update];
+    for (int g : n.groups) {
+      if (std::find(mine.begin(), mine.end(), g) == mine.end())
+        problem(where, fmt::format("sums group {} of update {}, which sweep {} does not have", g,
+                                   n.update, sweep_->sweep));
+      else if (n.hasDz) {
+        bool touches = false;
+        for (int t : form.groups[g].terms)
+          touches |= form.terms[t].offset[2] == n.dz;
+        if (!touches)
+          problem(where,
+                  fmt::format("sums group {} on plane {:+}, where it has no point", g, n.dz));
+      }
+    }
+    if (n.pointwise && sweep_->sweep != 0)
+      problem(where, "adds the pointwise part in a later sweep");
+    // A CPU vector loop reads tables only from the rows staged for it.
+    if (cpu() && context.inVector) {
+      ColumnRows reads;
+      addTableReads(form, n.groups, n.pointwise, reads);
+      for (const auto &[column, rows] : reads) {
+        const int plane = n.inputRow ? n.dz : n.planeShift;
+        bool covered = false;
+        for (const auto &[begin, end] : staged_[{column.first, column.second, plane}])
+          covered |= begin <= rows.first && rows.second < end;
+        if (!covered)
+          problem(where,
+                  fmt::format("reads rows {}..{} of table {} that are not staged", rows.first,
+                              rows.second, c_.stencil->tables[column.first].name));
+      }
+    }
+  }
+
+  /// Every group of the sweep is summed, for each update, in every variant:
+  /// once at the point, or plane by plane (every plane it has points on) plus
+  /// at the store.
+  void variant(const Variant &v) {
+    std::map<int, std::set<int>> whole;                 // update -> groups summed without dz
+    std::map<int, std::set<std::pair<int, int>>> parts; // update -> (group, dz)
+    std::set<int> stored;
+    for (const std::string &name : v.functions) {
+      const Function *f = sweep_->find(name);
+      if (!f) {
+        problem(v.name, fmt::format("variant lists {}, which the sweep does not define", name));
+        continue;
+      }
+      collect(f->body, whole, parts, stored);
+    }
+    if (!sweep_->find(v.entry))
+      problem(v.name, fmt::format("entry {} is not defined", v.entry));
+    const auto &groups = c_.decomposition.sweeps[sweep_->sweep].groups;
+    for (size_t u = 0; u < groups.size(); ++u) {
+      const LinearForm &form = c_.linear.updates[u];
+      for (int g : groups[u]) {
+        if (whole[int(u)].count(g))
+          continue;
+        for (int t : form.groups[g].terms)
+          if (!parts[int(u)].count({g, form.terms[t].offset[2]}))
+            problem(v.name, fmt::format("group {} of update {} is never summed on plane {:+}", g, u,
+                                        form.terms[t].offset[2]));
+      }
+      if (!stored.count(int(u)) && (sweep_->sweep == 0 || !groups[u].empty()))
+        problem(v.name, fmt::format("update {} is never stored", u));
+    }
+  }
+
+  static void collect(const std::vector<Node> &body, std::map<int, std::set<int>> &whole,
+                      std::map<int, std::set<std::pair<int, int>>> &parts, std::set<int> &stored) {
+    for (const Node &n : body) {
+      if (n.kind == NodeKind::Sum) {
+        for (int g : n.groups) {
+          if (n.hasDz)
+            parts[n.update].insert({g, n.dz});
+          else
+            whole[n.update].insert(g);
+        }
+      }
+      if (n.kind == NodeKind::Store)
+        stored.insert(n.update);
+      collect(n.body, whole, parts, stored);
+    }
+  }
+
+  const CompiledStencil &c_;
+  const KernelModule &m_;
+  std::vector<std::string> &problems_;
+  const SweepKernels *sweep_ = nullptr;
+  const Function *fn_ = nullptr;
+  std::map<std::tuple<int, int, int>, std::set<std::pair<int, int>>> staged_;
+  std::set<int> stagedSlots_;
+};
+
+} // namespace
+
+bool verifyKernels(const CompiledStencil &compiled, const KernelModule &module,
+                   std::vector<std::string> &problems) {
+  size_t before = problems.size();
+  Verifier(compiled, module, problems).run();
+  return problems.size() == before;
+}
+
+} // namespace stencilc::kernel

@@ -1,0 +1,241 @@
+//===- LowerCuda.cpp - Kernel IR of the CUDA variants ----------------------===//
+//
+// Each sweep becomes four kernels that evaluate the same coefficient groups
+// from different places:
+//
+//   gmem, ro     one thread per point; reads from global memory, coefficients
+//                plain or through the read-only cache;
+//   traditional  a 2D block marches z; the current plane of every field read
+//                off-centre on it sits in shared memory, the points of each
+//                (dx, dy) column above and below it in a per-thread register
+//                queue (docs/DESIGN.md §Plane plan, multi-to-one);
+//   planes       a 2D block marches the input planes; each is read once into
+//                shared memory and added to the partial sums of every output
+//                plane it touches, a per-thread register queue that stores and
+//                rotates its oldest entry (docs/DESIGN.md §Plane plan, one-to-multi).
+//
+// The marching kernels read table rows where the sweep plan placed them.
+//
+//===----------------------------------------------------------------------===//
+#include "kernel/Build.h"
+#include "kernel/Lowering.h"
+
+#include <fmt/format.h>
+
+namespace stencilc::kernel {
+
+using namespace build;
+
+namespace {
+
+class CudaLowering {
+public:
+  explicit CudaLowering(const CompiledStencil &c)
+      : linear_(c.linear), plans_(c.sweepPlan.gpu.sweeps) {}
+
+  SweepKernels sweep(int s) {
+    SweepKernels k;
+    k.sweep = s;
+    const std::string prefix = fmt::format("sweep{}_", s);
+    k.functions.push_back(pointKernel(s, false));
+    k.functions.push_back(pointKernel(s, true));
+    k.functions.push_back(traditionalKernel(s));
+    if (plans_[s].accumulates())
+      k.functions.push_back(planesKernel(s));
+    for (const char *v : {"gmem", "ro", "traditional"})
+      k.variants.push_back({v, prefix + v, {prefix + v}});
+    // Nothing in a sweep without accumulated points spans planes: one thread per point does it.
+    const std::string planes = plans_[s].accumulates() ? prefix + "planes" : prefix + "ro";
+    k.variants.push_back({"planes", planes, {planes}});
+    return k;
+  }
+
+private:
+  /// Evaluates every group of the sweep at the point and stores it: `=` in the
+  /// first sweep, `+=` in later ones (which skip updates they have no groups of).
+  std::vector<Node> pointBody(int s, bool onChip) const {
+    std::vector<Node> body;
+    for (const SweepUpdate &update : plans_[s].updates) {
+      if (update.groups.empty() && s > 0)
+        continue;
+      Node value = sum(update.update, update.groups, ValueName::Value);
+      value.pointwise = s == 0;
+      value.onChip = onChip;
+      body.push_back(std::move(value));
+      body.push_back(store(update.update, s > 0, ValueName::Value));
+    }
+    return body;
+  }
+
+  Function device(const std::string &name, const std::string &note) const {
+    Function f;
+    f.kind = FunctionKind::Device;
+    f.name = name;
+    f.note = note;
+    return f;
+  }
+
+  Function pointKernel(int s, bool readOnly) const {
+    const char *variant = readOnly ? "ro" : "gmem";
+    Function f = device(fmt::format("sweep{}_{}", s, variant),
+                        fmt::format("Sweep {}, {}: {}", s, variant,
+                                    readOnly ? "one thread per output point; coefficients (`in` "
+                                               "and index fields, tables)\nthrough the read-only "
+                                               "cache."
+                                             : "one thread per output point; every read a plain "
+                                               "global load."));
+    f.readOnlyCoefficients = readOnly;
+    f.tableSpace = readOnly ? TableSpace::ReadOnly : TableSpace::Global;
+    Node x = loop(Var::X, Span::Box, Schedule::Threads, pointBody(s, false));
+    Node y = loop(Var::Y, Span::Box, Schedule::Threads, {std::move(x)});
+    f.body.push_back(loop(Var::Z, Span::Box, Schedule::Threads, {std::move(y)}));
+    return f;
+  }
+
+  /// The march's kernels read the sweep's table rows where the plan put them;
+  /// the rows in shared memory are staged once, before the march.
+  Function marching(const std::string &name, const std::string &note, int s) const {
+    const GpuSweepPlan &plan = plans_[s];
+    Function f = device(name, note);
+    f.readOnlyCoefficients = true;
+    f.tableSpace = TableSpace::ReadOnly;
+    f.placement = plan.placement;
+    f.params.planesPerBlock = true;
+    f.params.stageAuto = true;
+    for (const auto &[table, rows] : plan.sharedRows)
+      for (size_t i = 0; i < rows.size(); ++i)
+        f.body.push_back(stageRows(table, -1, rows[i], rows[i] + 1, StageDest::Shared, int(i)));
+    for (const auto &[table, rows] : plan.autoRows) {
+      const int fixed = plan.sharedRows.count(table) ? int(plan.sharedRows.at(table).size()) : 0;
+      for (size_t i = 0; i < rows.size(); ++i)
+        f.body.push_back(
+            stageRows(table, -1, rows[i], rows[i] + 1, StageDest::SharedAuto, fixed + int(i)));
+    }
+    return f;
+  }
+
+  static Node stageTile(int field) {
+    Node n;
+    n.kind = NodeKind::StageTile;
+    n.field = field;
+    return n;
+  }
+
+  Function traditionalKernel(int s) const {
+    const GpuSweepPlan &plan = plans_[s];
+    Function f = marching(
+        fmt::format("sweep{}_traditional", s),
+        fmt::format("Sweep {}, traditional (2.5D blocking, multi-to-one): a 2D block marches z "
+                    "through nw\nplanes of the box. Plane z of every field read off-centre on it "
+                    "sits in shared memory with\nits halo; the points of each (dx, dy) column "
+                    "above and below z sit in this thread's register\nqueue, which takes one new "
+                    "plane per step. The table rows sit where the plan placed them,\nas in "
+                    "`planes`: with kStageAuto the rows it left to the backend are in shared "
+                    "memory too.",
+                    s),
+        s);
+    f.rx = plan.traditionalRx;
+    f.ry = plan.traditionalRy;
+    for (const auto &[column, range] : plan.queues)
+      f.queues.push_back({std::get<0>(column), std::get<1>(column), std::get<2>(column),
+                          range.first, range.second});
+    std::vector<Node> march = {barrier("the block is done with the previous plane")};
+    for (int field : plan.traditionalTiles)
+      march.push_back(stageTile(field));
+    if (!f.queues.empty()) {
+      Node shift;
+      shift.kind = NodeKind::ShiftQueues;
+      march.push_back(guard(GuardKind::Active, Span::March, {std::move(shift)}));
+    }
+    march.push_back(barrier("plane z is in"));
+    march.push_back(guard(GuardKind::Active, Span::March, pointBody(s, true)));
+    f.body.push_back(loop(Var::Z, Span::March, Schedule::Serial, std::move(march)));
+    return f;
+  }
+
+  Function planesKernel(int s) const {
+    const GpuSweepPlan &plan = plans_[s];
+    const int dzMin = plan.planeOffsets.front(), dzMax = plan.planeOffsets.back();
+    Function f = marching(
+        fmt::format("sweep{}_planes", s),
+        fmt::format("Sweep {}, planes (one-to-multi): a 2D block marches the input planes of nw "
+                    "output\nplanes of the box. Input plane zi is read once into shared memory "
+                    "with its halo, and its\npoints at plane offset dz go into the partial sum of "
+                    "output plane zi - dz: a register queue\nper output, whose oldest entry is "
+                    "complete after plane zi, is stored, and makes room for a\nnew one. With "
+                    "kStageAuto the table rows the plan left to the backend are staged in "
+                    "shared\nmemory too.",
+                    s),
+        s);
+    f.rx = plan.planesRx;
+    f.ry = plan.planesRy;
+    f.ringDzMin = dzMin;
+    f.ringDzMax = dzMax;
+    for (const SweepUpdate &update : plan.updates)
+      if (!update.accumulated.empty())
+        ++f.ringOutputs;
+    std::vector<Node> march = {barrier("the block is done with the previous planes")};
+    for (int field : plan.planesTiles)
+      march.push_back(stageTile(field));
+    march.push_back(barrier("plane zi is in"));
+    std::vector<Node> active;
+    for (int dz : plan.planeOffsets) {
+      std::vector<Node> adds;
+      for (const SweepUpdate &update : plan.updates) {
+        std::vector<int> touching =
+            groupsOnPlane(linear_.updates[update.update], update.accumulated, dz);
+        if (touching.empty())
+          continue;
+        Node add = withDz(sum(update.update, touching, ValueName::Acc), dz);
+        add.target = SumTarget::Partial;
+        add.onChip = true;
+        add.comments = true;
+        adds.push_back(std::move(add));
+      }
+      Node g = guard(GuardKind::OutputInSpan, Span::March, std::move(adds), dz);
+      g.note = fmt::format("Input plane zi is plane {:+} of output plane zo = zi{}.", dz,
+                           dz > 0   ? fmt::format(" - {}", dz)
+                           : dz < 0 ? fmt::format(" + {}", -dz)
+                                    : "");
+      active.push_back(std::move(g));
+    }
+    // The store: partial sums plus the centre-only groups.
+    std::vector<Node> stores;
+    for (const SweepUpdate &update : plan.updates) {
+      if (update.groups.empty() && s > 0)
+        continue;
+      Node value = sum(update.update, update.atStore, ValueName::Value);
+      value.pointwise = s == 0;
+      value.fromPartial = !update.accumulated.empty(); // starts as the finished partial sum
+      stores.push_back(std::move(value));
+      stores.push_back(store(update.update, s > 0, ValueName::Value));
+    }
+    Node done = guard(GuardKind::DoneInSpan, Span::March, std::move(stores));
+    done.note = "Output plane zo = zi - kDzMax has all its input planes: store it.";
+    active.push_back(std::move(done));
+    march.push_back(guard(GuardKind::Active, Span::March, std::move(active)));
+    Node shift;
+    shift.kind = NodeKind::ShiftPartials;
+    march.push_back(std::move(shift));
+    f.body.push_back(
+        loop(Var::ZIn, Span::March, Schedule::Serial, std::move(march), 1, dzMin, dzMax));
+    return f;
+  }
+
+  const LinearStencil &linear_;
+  const std::vector<GpuSweepPlan> &plans_;
+};
+
+} // namespace
+
+KernelModule lowerCuda(const CompiledStencil &compiled) {
+  KernelModule m;
+  m.target = Target::Cuda;
+  m.stencil = compiled.stencil->name;
+  CudaLowering lowering(compiled);
+  for (size_t s = 0; s < compiled.decomposition.sweeps.size(); ++s)
+    m.sweeps.push_back(lowering.sweep(int(s)));
+  return m;
+}
+
+} // namespace stencilc::kernel
