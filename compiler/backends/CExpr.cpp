@@ -35,14 +35,19 @@ std::string printCExpr(const ir::Expr &e, const CExprNames &names) {
   case Kind::TableRef: return names.table(e.id, e.row, e.indexField);
   case Kind::Neg: return "-" + operand(*e.operands[0], ir::UnaryPrecedence);
   case Kind::Add:
-    return operand(*e.operands[0], ir::AddPrecedence) + " + " + operand(*e.operands[1], ir::AddPrecedence);
+    return operand(*e.operands[0], ir::AddPrecedence) + " + " +
+           operand(*e.operands[1], ir::AddPrecedence);
   case Kind::Sub:
-    return operand(*e.operands[0], ir::AddPrecedence) + " - " + operand(*e.operands[1], ir::MulPrecedence);
+    return operand(*e.operands[0], ir::AddPrecedence) + " - " +
+           operand(*e.operands[1], ir::MulPrecedence);
   case Kind::Mul:
-    return operand(*e.operands[0], ir::MulPrecedence) + " * " + operand(*e.operands[1], ir::MulPrecedence);
+    return operand(*e.operands[0], ir::MulPrecedence) + " * " +
+           operand(*e.operands[1], ir::MulPrecedence);
   case Kind::Div:
-    return operand(*e.operands[0], ir::MulPrecedence) + " / " + operand(*e.operands[1], ir::UnaryPrecedence);
-  case Kind::Call: return std::string(cFunction(e.func)) + "(" + printCExpr(*e.operands[0], names) + ")";
+    return operand(*e.operands[0], ir::MulPrecedence) + " / " +
+           operand(*e.operands[1], ir::UnaryPrecedence);
+  case Kind::Call:
+    return std::string(cFunction(e.func)) + "(" + printCExpr(*e.operands[0], names) + ")";
   case Kind::Sum:
   case Kind::Deriv: break;
   }

@@ -88,15 +88,6 @@ bool groupTouchesPlane(const LinearForm &form, const CoefGroup &g, int dz) {
   return false;
 }
 
-std::vector<int> groupsTouchingPlane(const LinearForm &form, const std::vector<int> &groups,
-                                     int dz) {
-  std::vector<int> touching;
-  for (int g : groups)
-    if (groupTouchesPlane(form, form.groups[g], dz))
-      touching.push_back(g);
-  return touching;
-}
-
 std::string sumStatements(const ir::Stencil &s, const LinearForm &form,
                           const std::vector<int> &groups, const BodyReads &reads,
                           const std::string &target, bool assign, const SumOptions &options) {

@@ -55,8 +55,4 @@ std::vector<std::string> factorTexts(const LinearForm &form, const CoefGroup &gr
 /// Does group `g` have a point on plane offset dz?
 bool groupTouchesPlane(const LinearForm &form, const CoefGroup &g, int dz);
 
-/// The groups of `groups` with points on plane dz, in order.
-std::vector<int> groupsTouchingPlane(const LinearForm &form, const std::vector<int> &groups,
-                                     int dz);
-
 } // namespace stencilc::backend

@@ -6,13 +6,13 @@ namespace stencilc::backend {
 namespace {
 // C++ keywords and the identifiers generated code declares itself.
 const char *const kReserved[] = {
-    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char",
-    "class", "const", "constexpr", "continue", "default", "delete", "do", "double", "else",
-    "enum", "explicit", "extern", "false", "float", "for", "friend", "goto", "if", "inline",
-    "int", "long", "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator", "or",
-    "private", "protected", "public", "register", "return", "short", "signed", "sizeof",
-    "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef",
-    "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
+    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class",
+    "const", "constexpr", "continue", "default", "delete", "do", "double", "else", "enum",
+    "explicit", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+    "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator", "or", "private",
+    "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
+    "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union",
+    "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
     // generated code
     "args", "tables", "options", "acc", "ring", "x", "y", "z", "zi", "zo", "zdone", "nx", "ny",
     "nz", "by", "bz", "ty", "tz", "ys", "zs", "y0", "y1", "z0", "z1", "Real", "Args", "Tables",

@@ -236,6 +236,9 @@ struct KernelModule {
   std::vector<SweepKernels> sweeps;
 };
 
+/// "m2" for a plane offset of -2, "p0", "p3": plane offsets inside identifiers.
+std::string planeSuffixText(int dz);
+
 /// The kernels of every sweep of `compiled` for `target`, as its sweep plan schedules them.
 KernelModule lowerToKernels(const CompiledStencil &compiled, Target target);
 

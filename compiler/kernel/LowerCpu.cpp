@@ -163,7 +163,7 @@ private:
 
   /// Adds the points at plane offset dz of output row (y, z) to its partial sums.
   Function planeAccumulate(int s, int dz) const {
-    Function f = planesRow(fmt::format("sweep{}_plane_{}", s, planeSuffix(dz)),
+    Function f = planesRow(fmt::format("sweep{}_plane_{}", s, planeSuffixText(dz)),
                            fmt::format("Sweep {}, planes scheme: adds the points on input plane "
                                        "z{:+} to the partial sums of output\nrow (y, z).",
                                        s, dz),
@@ -375,7 +375,7 @@ private:
     for (int dz : planes)
       perRow.push_back(
           guard(GuardKind::OutputInSpan, Span::Tile,
-                {call(fmt::format("sweep{}_plane_{}", s, planeSuffix(dz)), Var::ZIn, dz)}, dz));
+                {call(fmt::format("sweep{}_plane_{}", s, planeSuffixText(dz)), Var::ZIn, dz)}, dz));
     Node finish = guard(GuardKind::DoneInSpan, Span::Tile,
                         {loop(Var::Y, Span::Tile, Schedule::Serial,
                               {call(fmt::format("sweep{}_finish", s), Var::ZDone)})});
@@ -395,7 +395,7 @@ private:
 
 } // namespace
 
-std::string planeSuffix(int dz) {
+std::string planeSuffixText(int dz) {
   return dz < 0 ? fmt::format("m{}", -dz) : fmt::format("p{}", dz);
 }
 

@@ -30,8 +30,10 @@
 #include "backends/CExpr.h"
 #include "backends/KernelAbi.h"
 #include "backends/KernelNames.h"
+#include "backends/KernelWalker.h"
 #include "backends/cuda/DeviceBody.h"
 #include "ir/Printer.h"
+#include "kernel/KernelIR.h"
 #include "support/Template.h"
 
 #include <fmt/format.h>
@@ -57,12 +59,330 @@ std::string plusOffset(int n) {
   return n < 0 ? fmt::format(" - {}", -n) : n > 0 ? fmt::format(" + {}", n) : "";
 }
 
+/// Calls `fn` on every node of `body`, depth first.
+template <typename Fn> void visit(const std::vector<kernel::Node> &body, Fn &&fn) {
+  for (const kernel::Node &n : body) {
+    fn(n);
+    visit(n.body, fn);
+  }
+}
+
+/// Prints the CUDA kernels of the kernel IR. A point block (the statements
+/// that compute one output point) declares the pointers its reads use before it.
+class CudaPrinter : public KernelWalker {
+public:
+  using KernelWalker::KernelWalker;
+
+  std::string function(const kernel::Function &f) {
+    fn_ = &f;
+    tiles_.clear();
+    visit(f.body, [&](const Node &n) {
+      if (n.kind == kernel::NodeKind::StageTile)
+        tiles_.insert(n.field);
+    });
+    const Node &top = f.body.back();
+    return top.schedule == kernel::Schedule::Threads ? pointKernel(f) : marchingKernel(f);
+  }
+
+private:
+  std::string pointKernel(const kernel::Function &f) {
+    const Node *point = &f.body.front();
+    while (!point->body.empty() && point->body.front().kind == kernel::NodeKind::Loop)
+      point = &point->body.front();
+    std::string out = docComment(f.note);
+    out +=
+        fmt::format(R"(__global__ void __launch_bounds__(kMaxThreadsPerBlock) {0}(const Args args,
+{1:{2}}const rt::Box box) {{
+  // The launch grid covers the box: thread (0, 0) of block (0, 0, 0) is its first point.
+  const int x = box.x0 + int(blockIdx.x * blockDim.x + threadIdx.x);
+  const int y = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
+  const int z = box.z0 + int(blockIdx.z);
+  if (x >= box.x1 || y >= box.y1)
+    return;
+)",
+                    f.name, "", f.name.size() + 56);
+    out += pointBlock(point->body, "z", "x", "y", "  ");
+    return out + "}\n\n";
+  }
+
+  std::string marchingKernel(const kernel::Function &f) {
+    const bool ring = f.ringOutputs > 0;
+    std::string out = docComment(f.note);
+    out += fmt::format("template <bool kStageAuto>\n__global__ void "
+                       "__launch_bounds__(kMaxThreadsPerBlock) {0}(const Args args,\n"
+                       "{1:{2}}const rt::Box box,\n{1:{2}}const int nw) {{\n"
+                       "  STENCILC_DYNAMIC_SHARED(Real, shared);\n"
+                       "  constexpr int kRx = {3}, kRy = {4}; // halo of the shared planes\n",
+                       f.name, "", f.name.size() + 56, f.rx, f.ry);
+    if (ring)
+      out += fmt::format("  constexpr int kDzMin = {}, kDzMax = {}; // plane offsets of the "
+                         "accumulated points\n",
+                         f.ringDzMin, f.ringDzMax);
+    out += "  const ZMarch m = zMarch(box, nw, kRx, kRy);\n";
+    std::string next = "shared", staging;
+    out += stagedTableDeclarations(f, next, staging);
+    for (int field : tiles_) {
+      out += fmt::format("  Real *const {} = {};\n", tileName(field), next);
+      next = tileName(field) + " + m.tileSize";
+    }
+    for (int field : tiles_)
+      out +=
+          fmt::format("  const Real *const {} = {} + m.tileAt;\n", tileAt(field), tileName(field));
+    if (next == "shared")
+      out += "  (void)shared; // no field is read off-centre on the current plane, no row staged\n";
+    if (!staging.empty())
+      out += "  // The first barrier of the march below also waits for these rows.\n" + staging;
+    out += queueDeclarations(f);
+    if (ring) {
+      out += "  // Partial sums: entry k belongs to output plane zi - kDzMax + k.\n";
+      for (int output : partialOutputs())
+        out += fmt::format("  Real {}[kDzMax - kDzMin + 1] = {{}};\n", names_.acc(output));
+    }
+    for (const Node &n : f.body)
+      if (n.kind == kernel::NodeKind::Loop)
+        out += loop(n, "  ");
+    return out + "}\n\n";
+  }
+
+  /// Outputs with partial sums, in update order.
+  std::set<int> partialOutputs() const {
+    std::set<int> outputs;
+    visit(fn_->body, [&](const Node &n) {
+      if (n.kind == kernel::NodeKind::Sum && n.target == kernel::SumTarget::Partial)
+        outputs.insert(linear_.updates[n.update].output);
+    });
+    return outputs;
+  }
+
+  /// Shared memory at `next` onwards: each table's staged rows ([slot][column]);
+  /// `next` moves past them and `staging` gets the statements that fill them.
+  /// Rows the plan left to the backend are staged only with kStageAuto.
+  std::string stagedTableDeclarations(const kernel::Function &f, std::string &next,
+                                      std::string &staging) const {
+    std::map<int, std::vector<const Node *>> shared, autos;
+    for (const Node &n : f.body)
+      if (n.kind == kernel::NodeKind::StageRows)
+        (n.dest == kernel::StageDest::Shared ? shared : autos)[n.table].push_back(&n);
+    std::string out;
+    for (size_t t = 0; t < s_.tables.size(); ++t) {
+      const int table = int(t);
+      const std::vector<const Node *> fixed = shared[table], extra = autos[table];
+      if (fixed.empty() && extra.empty())
+        continue;
+      std::string name = names_.table(table) + "_staged";
+      out += fmt::format("  Real *const {} = {}; // rows of {}: {} always{}\n", name, next,
+                         s_.tables[table].name, fixed.size(),
+                         extra.empty() ? "" : fmt::format(", {} with kStageAuto", extra.size()));
+      std::string rows = extra.empty() ? std::to_string(fixed.size())
+                                       : fmt::format("(kStageAuto ? {} : {})",
+                                                     fixed.size() + extra.size(), fixed.size());
+      next = fmt::format("{} + {} * args.{}.cols", name, rows, names_.table(table));
+      for (const Node *n : fixed)
+        staging += fmt::format("  stageRow({}, {}, args.{}, {});\n", name, n->slot,
+                               names_.table(table), n->beginRow);
+      if (!extra.empty()) {
+        staging += "  if (kStageAuto) {\n";
+        for (const Node *n : extra)
+          staging += fmt::format("    stageRow({}, {}, args.{}, {});\n", name, n->slot,
+                                 names_.table(table), n->beginRow);
+        staging += "  }\n";
+      }
+    }
+    return out;
+  }
+
+  std::string queueDeclarations(const kernel::Function &f) const {
+    if (f.queues.empty())
+      return "";
+    std::string queues, prime;
+    for (const kernel::Queue &q : f.queues) {
+      const int length = q.high - q.low + 1;
+      const std::string field = names_.field(q.field);
+      queues +=
+          fmt::format("  Real {}[{}] = {{}}; // column ({}, {}) of {}: planes z{:+} .. z{:+}\n",
+                      queueName(q), length, q.dx, q.dy, s_.fields[q.field].name, q.low, q.high);
+      queues += fmt::format("  const Real *const {} = args.{}.origin + at(args.{}, m.x{}, m.y{}, "
+                            "0);\n",
+                            columnName(q), field, field, plusOffset(q.dx), plusOffset(q.dy));
+      if (length > 1)
+        prime += fmt::format("    STENCILC_UNROLL\n    for (int k = 1; k < {}; ++k)\n"
+                             "      {}[k] = {}[(m.z0{} + k - 1) * args.{}.plane];\n",
+                             length, queueName(q), columnName(q), plusOffset(q.low), field);
+    }
+    std::string out =
+        "  // Register queues: entry k of a column holds the plane given first, plus k.\n" + queues;
+    if (!prime.empty())
+      out += "  if (m.active) { // all but the newest plane of the first output plane\n" + prime +
+             "  }\n";
+    return out;
+  }
+
+  std::string queueName(const kernel::Queue &q) const {
+    return fmt::format("{}_q_{}_{}", names_.field(q.field), offsetSuffix(q.dx), offsetSuffix(q.dy));
+  }
+  std::string columnName(const kernel::Queue &q) const {
+    return fmt::format("{}_c_{}_{}", names_.field(q.field), offsetSuffix(q.dx), offsetSuffix(q.dy));
+  }
+  std::string tileName(int field) const { return names_.field(field) + "_tile"; }
+  std::string tileAt(int field) const { return names_.field(field) + "_at"; }
+
+  /// `f_at[dx + dy * m.tileW]`: a read from a shared plane at this thread's point.
+  std::string tileRead(int field, const Offset &o) const {
+    std::string index;
+    if (o[0])
+      index = std::to_string(o[0]);
+    if (o[1]) {
+      std::string rows =
+          std::abs(o[1]) == 1 ? "m.tileW" : fmt::format("{} * m.tileW", std::abs(o[1]));
+      index += index.empty() ? (o[1] < 0 ? "-" : "") + rows : (o[1] < 0 ? " - " : " + ") + rows;
+    }
+    return fmt::format("{}[{}]", tileAt(field), index.empty() ? "0" : index);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Statements
+  //===--------------------------------------------------------------------===//
+
+  /// The march: a block's threads walk its planes in step, between barriers.
+  std::string loop(const Node &n, const std::string &indent) override {
+    march_ = kernel::varName(n.var);
+    std::string out =
+        n.var == kernel::Var::ZIn
+            ? indent + "for (int zi = m.z0 + kDzMin; zi < m.z1 + kDzMax; ++zi) {\n"
+            : fmt::format("{0}for (int {1} = m.z0; {1} < m.z1; ++{1}) {{\n", indent, march_);
+    for (size_t i = 0; i < n.body.size(); ++i) {
+      const Node &child = n.body[i];
+      // The last statement computes the point: threads outside the box skip to the next plane.
+      if (i + 1 == n.body.size() && child.kind == kernel::NodeKind::Guard &&
+          child.guard == kernel::GuardKind::Active) {
+        out += indent + "  if (!m.active)\n" + indent + "    continue;\n";
+        out += pointBlock(child.body, march_, "m.x", "m.y", indent + "  ");
+        continue;
+      }
+      out += statement(child, indent + "  ");
+    }
+    return out + indent + "}\n";
+  }
+
+  std::string guard(const Node &n, const std::string &indent) override {
+    std::string out;
+    if (!n.note.empty())
+      out += commentLines(n.note, indent + "// ");
+    switch (n.guard) {
+    case kernel::GuardKind::Active:
+      return out + indent + "if (m.active) {\n" + walk(n.body, indent + "  ") + indent + "}\n";
+    case kernel::GuardKind::OutputInSpan:
+      out += fmt::format("{}if (const int zo = {}{}; zo >= m.z0 && zo < m.z1) {{\n", indent, march_,
+                         plusOffset(-n.dz));
+      return out + pointBlock(n.body, "zo", "m.x", "m.y", indent + "  ") + indent + "}\n";
+    case kernel::GuardKind::DoneInSpan:
+      out += fmt::format("{}if (const int zo = {} - kDzMax; zo >= m.z0) {{\n", indent, march_);
+      return out + pointBlock(n.body, "zo", "m.x", "m.y", indent + "  ") + indent + "}\n";
+    case kernel::GuardKind::AllOutputsIn: break;
+    }
+    throw std::logic_error("CUDA marches guard each output plane");
+  }
+
+  std::string barrier(const Node &n, const std::string &indent) override {
+    return fmt::format("{}__syncthreads(); // {}\n", indent, n.note);
+  }
+
+  std::string stage(const Node &n, const std::string &indent) override {
+    if (n.kind != kernel::NodeKind::StageTile)
+      return KernelWalker::stage(n, indent); // table rows are staged before the march
+    return fmt::format("{}loadTile({}, args.{}, {}, m, kRx, kRy, box);\n", indent,
+                       tileName(n.field), names_.field(n.field), march_);
+  }
+
+  std::string shift(const Node &n, const std::string &indent) override {
+    std::string out;
+    if (n.kind == kernel::NodeKind::ShiftQueues) {
+      for (const kernel::Queue &q : fn_->queues)
+        out += fmt::format("{}shiftIn({}, {}[({}{}) * args.{}.plane]);\n", indent, queueName(q),
+                           columnName(q), march_, plusOffset(q.high), names_.field(q.field));
+      return out;
+    }
+    for (int output : partialOutputs())
+      out += fmt::format("{}shiftIn({}, Real(0));\n", indent, names_.acc(output));
+    return out;
+  }
+
+  /// The statements of one output point at (x, y, z), after the pointers they read through.
+  std::string pointBlock(const std::vector<Node> &body, const std::string &z, const std::string &x,
+                         const std::string &y, const std::string &indent) {
+    const Node *first = nullptr;
+    for (const Node &n : body)
+      if (n.kind == kernel::NodeKind::Sum && !first)
+        first = &n;
+    scope_.emplace(s_, names_, readStyle(first));
+    std::string statements = walk(body, indent);
+    std::string out = scope_->prologue(x, y, z, indent) + statements;
+    scope_.reset();
+    return out;
+  }
+
+  /// Where the reads of a point block come from: the function's coefficient
+  /// path and table placement, and with on-chip sums the shared planes (the
+  /// input plane of a planes march) and register queues.
+  ReadStyle readStyle(const Node *sum) const {
+    const kernel::Function &f = *fn_;
+    ReadStyle style;
+    style.readOnlyCoefficients = f.readOnlyCoefficients;
+    style.restrictPointers = f.readOnlyCoefficients;
+    style.rowPlacement = [&f](int table, int row) {
+      auto it = f.placement.find({table, row});
+      return it == f.placement.end() ? RowPlacement{f.tableSpace, -1} : it->second;
+    };
+    if (!sum || !sum->onChip)
+      return style;
+    if (sum->hasDz) {
+      style.onChip = [this](int field, const Offset &o) -> std::optional<std::string> {
+        return tileRead(field, o);
+      };
+      return style;
+    }
+    style.onChip = [this, &f](int field, const Offset &o) -> std::optional<std::string> {
+      if (o[2] == 0 && tiles_.count(field))
+        return tileRead(field, o);
+      if (o[2] != 0)
+        for (const kernel::Queue &q : f.queues)
+          if (q.field == field && q.dx == o[0] && q.dy == o[1])
+            return fmt::format("{}[{}]", queueName(q), o[2] - q.low);
+      return std::nullopt;
+    };
+    return style;
+  }
+
+  BodyReads reads(const Node &) override { return scope_->reads(); }
+
+  std::string valueName(const Node &n) override {
+    return names_.field(linear_.updates[n.update].output) + "_value";
+  }
+
+  std::string outputElement(const Node &n) override {
+    return scope_->output(linear_.updates[n.update].output);
+  }
+
+  /// Entry k of an output's partial sums belongs to output plane zi - kDzMax + k.
+  std::string partialSum(const Node &n) override {
+    const std::string acc = names_.acc(linear_.updates[n.update].output);
+    return n.target == kernel::SumTarget::Partial
+               ? fmt::format("{}[{}]", acc, fn_->ringDzMax - n.dz)
+               : acc + "[0]";
+  }
+
+  const kernel::Function *fn_ = nullptr;
+  std::set<int> tiles_;
+  std::string march_ = "z";
+  std::optional<PointScope> scope_;
+};
+
 class CudaEmitter {
 public:
   CudaEmitter(const CompiledStencil &c, const CudaEmitOptions &options)
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition),
-        plans_(c.sweepPlan.gpu.sweeps), names_(s_),
-        kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
+        plans_(c.sweepPlan.gpu.sweeps), module_(kernel::lowerToKernels(c, kernel::Target::Cuda)),
+        names_(s_), kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
         target_(options.target.empty() ? "not named by the caller" : options.target) {}
 
@@ -137,343 +457,33 @@ private:
   }
 
   //===--------------------------------------------------------------------===//
-  // Point bodies
-  //===--------------------------------------------------------------------===//
-
-  std::string valueName(int output) const { return names_.field(output) + "_value"; }
-
-  /// Evaluates every group of the sweep at the point and stores it: `=` in the
-  /// first sweep, `+=` in later ones. Returns prologue + body.
-  std::string pointBody(int sweep, const ReadStyle &style, const std::string &z,
-                        const std::string &x, const std::string &y,
-                        const std::string &indent) const {
-    PointScope scope(s_, names_, style);
-    std::string body;
-    for (const SweepUpdate &update : plans_[sweep].updates) {
-      bool pointwise = sweep == 0;
-      if (update.groups.empty() && !pointwise)
-        continue; // nothing of this update in a later sweep
-      const LinearForm &form = linear_.updates[update.update];
-      std::string value = valueName(form.output);
-      body += fmt::format("{}Real {};\n", indent, value);
-      body += sumStatements(s_, form, update.groups, scope.reads(), value, true,
-                            {.pointwise = pointwise, .indent = indent});
-      body += fmt::format("{}{} {} {};\n", indent, scope.output(form.output),
-                          sweep == 0 ? "=" : "+=", value);
-    }
-    return scope.prologue(x, y, z, indent) + body;
-  }
-
-  ReadStyle globalStyle(bool readOnly) const {
-    ReadStyle style;
-    style.readOnlyCoefficients = readOnly;
-    style.restrictPointers = readOnly;
-    TableSpace space = readOnly ? TableSpace::ReadOnly : TableSpace::Global;
-    style.rowPlacement = [space](int, int) { return RowPlacement{space, -1}; };
-    return style;
-  }
-
-  //===--------------------------------------------------------------------===//
-  // Kernels
-  //===--------------------------------------------------------------------===//
-
-  std::string pointKernel(int sweep, bool readOnly) const {
-    const char *variant = readOnly ? "ro" : "gmem";
-    std::string comment = readOnly
-                              ? "one thread per output point; coefficients (`in` and index fields, "
-                                "tables)\n/// through the read-only cache."
-                              : "one thread per output point; every read a plain global load.";
-    return fmt::format(R"(/// Sweep {0}, {1}: {2}
-__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_{1}(const Args args,
-                                                                  const rt::Box box) {{
-  // The launch grid covers the box: thread (0, 0) of block (0, 0, 0) is its first point.
-  const int x = box.x0 + int(blockIdx.x * blockDim.x + threadIdx.x);
-  const int y = box.y0 + int(blockIdx.y * blockDim.y + threadIdx.y);
-  const int z = box.z0 + int(blockIdx.z);
-  if (x >= box.x1 || y >= box.y1)
-    return;
-{3}}}
-
-)",
-                       sweep, variant, comment,
-                       pointBody(sweep, globalStyle(readOnly), "z", "x", "y", "  "));
-  }
-
-  std::string tileName(int field) const { return names_.field(field) + "_tile"; }
-  std::string tileAt(int field) const { return names_.field(field) + "_at"; }
-
-  /// `f_at[dx + dy * m.tileW]`: a read from a shared plane at this thread's point.
-  std::string tileRead(int field, const Offset &o) const {
-    std::string index;
-    if (o[0])
-      index = std::to_string(o[0]);
-    if (o[1]) {
-      std::string rows =
-          std::abs(o[1]) == 1 ? "m.tileW" : fmt::format("{} * m.tileW", std::abs(o[1]));
-      index += index.empty() ? (o[1] < 0 ? "-" : "") + rows : (o[1] < 0 ? " - " : " + ") + rows;
-    }
-    return fmt::format("{}[{}]", tileAt(field), index.empty() ? "0" : index);
-  }
-
-  std::string queueName(const std::tuple<int, int, int> &column) const {
-    auto [field, dx, dy] = column;
-    return fmt::format("{}_q_{}_{}", names_.field(field), offsetSuffix(dx), offsetSuffix(dy));
-  }
-  std::string columnName(const std::tuple<int, int, int> &column) const {
-    auto [field, dx, dy] = column;
-    return fmt::format("{}_c_{}_{}", names_.field(field), offsetSuffix(dx), offsetSuffix(dy));
-  }
-
-  /// Shared planes one after another: `Real *const f_tile = <after the previous one>;`.
-  std::string tileDeclarations(const std::set<int> &fields, std::string first) const {
-    std::string out;
-    for (int f : fields) {
-      out += fmt::format("  Real *const {} = {};\n", tileName(f), first);
-      first = tileName(f) + " + m.tileSize";
-    }
-    for (int f : fields)
-      out += fmt::format("  const Real *const {} = {} + m.tileAt;\n", tileAt(f), tileName(f));
-    return out;
-  }
-
-  std::string tileLoads(const std::set<int> &fields, const std::string &z,
-                        const std::string &indent) const {
-    std::string out;
-    for (int f : fields)
-      out += fmt::format("{}loadTile({}, args.{}, {}, m, kRx, kRy, box);\n", indent, tileName(f),
-                         names_.field(f), z);
-    return out;
-  }
-
-  /// Shared memory at `next` onwards: each table's staged rows ([slot][column]), as the
-  /// plan placed them; `next` moves past them and `staging` gets the statements that fill
-  /// them. Rows the plan left to the backend are staged only with kStageAuto.
-  std::string stagedTableDeclarations(const GpuSweepPlan &plan, std::string &next,
-                                      std::string &staging) const {
-    std::string out;
-    for (size_t t = 0; t < s_.tables.size(); ++t) {
-      int table = int(t);
-      auto shared = plan.sharedRows.count(table) ? plan.sharedRows.at(table) : std::vector<int>{};
-      auto autos = plan.autoRows.count(table) ? plan.autoRows.at(table) : std::vector<int>{};
-      if (shared.empty() && autos.empty())
-        continue;
-      std::string name = names_.table(table) + "_staged";
-      out += fmt::format("  Real *const {} = {}; // rows of {}: {} always{}\n", name, next,
-                         s_.tables[table].name, shared.size(),
-                         autos.empty() ? "" : fmt::format(", {} with kStageAuto", autos.size()));
-      std::string rows = autos.empty() ? std::to_string(shared.size())
-                                       : fmt::format("(kStageAuto ? {} : {})",
-                                                     shared.size() + autos.size(), shared.size());
-      next = fmt::format("{} + {} * args.{}.cols", name, rows, names_.table(table));
-      for (size_t i = 0; i < shared.size(); ++i)
-        staging += fmt::format("  stageRow({}, {}, args.{}, {});\n", name, i, names_.table(table),
-                               shared[i]);
-      if (!autos.empty()) {
-        staging += "  if (kStageAuto) {\n";
-        for (size_t i = 0; i < autos.size(); ++i)
-          staging += fmt::format("    stageRow({}, {}, args.{}, {});\n", name, shared.size() + i,
-                                 names_.table(table), autos[i]);
-        staging += "  }\n";
-      }
-    }
-    return out;
-  }
-
-  /// Where a marching kernel reads table row `row`: as the plan placed it.
-  static RowPlacement placedRow(const GpuSweepPlan &plan, int table, int row) {
-    auto it = plan.placement.find({table, row});
-    return it == plan.placement.end() ? RowPlacement{TableSpace::ReadOnly, -1} : it->second;
-  }
-
-  std::string traditionalKernel(int sweep) const {
-    const GpuSweepPlan &plan = plans_[sweep];
-    std::string queues, prime, shifts;
-    for (const auto &[column, range] : plan.queues) {
-      auto [field, dx, dy] = column;
-      auto [low, high] = range;
-      int length = high - low + 1;
-      std::string f = names_.field(field);
-      queues +=
-          fmt::format("  Real {}[{}] = {{}}; // column ({}, {}) of {}: planes z{:+} .. z{:+}\n",
-                      queueName(column), length, dx, dy, s_.fields[field].name, low, high);
-      queues +=
-          fmt::format("  const Real *const {} = args.{}.origin + at(args.{}, m.x{}, m.y{}, 0);\n",
-                      columnName(column), f, f, plusOffset(dx), plusOffset(dy));
-      if (length > 1)
-        prime += fmt::format("    STENCILC_UNROLL\n    for (int k = 1; k < {}; ++k)\n"
-                             "      {}[k] = {}[(m.z0{} + k - 1) * args.{}.plane];\n",
-                             length, queueName(column), columnName(column), plusOffset(low), f);
-      shifts += fmt::format("      shiftIn({}, {}[(z{}) * args.{}.plane]);\n", queueName(column),
-                            columnName(column), plusOffset(high), f);
-    }
-    ReadStyle style;
-    style.readOnlyCoefficients = true;
-    style.restrictPointers = true;
-    style.rowPlacement = [&plan](int table, int row) { return placedRow(plan, table, row); };
-    style.onChip = [this, &plan](int field, const Offset &o) -> std::optional<std::string> {
-      if (o[2] == 0 && plan.traditionalTiles.count(field))
-        return tileRead(field, o);
-      if (o[2] != 0) {
-        auto it = plan.queues.find({field, o[0], o[1]});
-        return fmt::format("{}[{}]", queueName(it->first), o[2] - it->second.first);
-      }
-      return std::nullopt;
-    };
-    std::string out = fmt::format(
-        R"(/// Sweep {0}, traditional (2.5D blocking, multi-to-one): a 2D block marches z through nw
-/// planes of the box. Plane z of every field read off-centre on it sits in shared memory with
-/// its halo; the points of each (dx, dy) column above and below z sit in this thread's register
-/// queue, which takes one new plane per step. The table rows sit where the plan placed them,
-/// as in `planes`: with kStageAuto the rows it left to the backend are in shared memory too.
-template <bool kStageAuto>
-__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_traditional(const Args args,
-                                                                        const rt::Box box,
-                                                                        const int nw) {{
-  STENCILC_DYNAMIC_SHARED(Real, shared);
-  constexpr int kRx = {1}, kRy = {2}; // halo of the shared planes
-  const ZMarch m = zMarch(box, nw, kRx, kRy);
-)",
-        sweep, plan.traditionalRx, plan.traditionalRy);
-    std::string next = "shared", staging;
-    out += stagedTableDeclarations(plan, next, staging);
-    out += tileDeclarations(plan.traditionalTiles, next);
-    if (plan.traditionalTiles.empty() && next == "shared")
-      out += "  (void)shared; // no field is read off-centre on the current plane, no row staged\n";
-    if (!staging.empty())
-      out += "  // The first barrier of the march below also waits for these rows.\n" + staging;
-    if (!queues.empty()) {
-      out += "  // Register queues: entry k of a column holds the plane given first, plus k.\n";
-      out += queues;
-      if (!prime.empty())
-        out += "  if (m.active) { // all but the newest plane of the first output plane\n" + prime +
-               "  }\n";
-    }
-    out += "  for (int z = m.z0; z < m.z1; ++z) {\n"
-           "    __syncthreads(); // the block is done with the previous plane\n";
-    out += tileLoads(plan.traditionalTiles, "z", "    ");
-    if (!shifts.empty())
-      out += "    if (m.active) {\n" + shifts + "    }\n";
-    out += "    __syncthreads(); // plane z is in\n"
-           "    if (!m.active)\n      continue;\n";
-    out += pointBody(sweep, style, "z", "m.x", "m.y", "    ");
-    out += "  }\n}\n\n";
-    return out;
-  }
-
-  std::string accName(int output) const { return names_.acc(output); }
-
-  std::string planesKernel(int sweep) const {
-    const GpuSweepPlan &plan = plans_[sweep];
-    const int dzMin = plan.planeOffsets.front(), dzMax = plan.planeOffsets.back();
-    std::string out = fmt::format(
-        R"(/// Sweep {0}, planes (one-to-multi): a 2D block marches the input planes of nw output
-/// planes of the box. Input plane zi is read once into shared memory with its halo, and its
-/// points at plane offset dz go into the partial sum of output plane zi - dz: a register queue
-/// per output, whose oldest entry is complete after plane zi, is stored, and makes room for a
-/// new one. With kStageAuto the table rows the plan left to the backend are staged in shared
-/// memory too.
-template <bool kStageAuto>
-__global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Args args,
-                                                                   const rt::Box box,
-                                                                   const int nw) {{
-  STENCILC_DYNAMIC_SHARED(Real, shared);
-  constexpr int kRx = {1}, kRy = {2}; // halo of the shared planes
-  constexpr int kDzMin = {3}, kDzMax = {4}; // plane offsets of the accumulated points
-  const ZMarch m = zMarch(box, nw, kRx, kRy);
-)",
-        sweep, plan.planesRx, plan.planesRy, dzMin, dzMax);
-    std::string next = "shared", staging;
-    out += stagedTableDeclarations(plan, next, staging);
-    out += tileDeclarations(plan.planesTiles, next);
-    if (!staging.empty())
-      out += "  // The first barrier of the march below also waits for these rows.\n" + staging;
-    out += "  // Partial sums: entry k belongs to output plane zi - kDzMax + k.\n";
-    for (const SweepUpdate &update : plan.updates)
-      if (!update.accumulated.empty())
-        out += fmt::format("  Real {}[kDzMax - kDzMin + 1] = {{}};\n",
-                           accName(linear_.updates[update.update].output));
-    out += "  for (int zi = m.z0 + kDzMin; zi < m.z1 + kDzMax; ++zi) {\n"
-           "    __syncthreads(); // the block is done with the previous planes\n";
-    out += tileLoads(plan.planesTiles, "zi", "    ");
-    out += "    __syncthreads(); // plane zi is in\n    if (m.active) {\n";
-
-    ReadStyle accumulate;
-    accumulate.readOnlyCoefficients = true;
-    accumulate.restrictPointers = true;
-    accumulate.rowPlacement = [&plan](int table, int row) { return placedRow(plan, table, row); };
-    accumulate.onChip = [this](int field, const Offset &o) -> std::optional<std::string> {
-      return tileRead(field, o);
-    };
-    for (int dz : plan.planeOffsets) {
-      PointScope scope(s_, names_, accumulate);
-      std::string body;
-      for (const SweepUpdate &update : plan.updates) {
-        const LinearForm &form = linear_.updates[update.update];
-        std::vector<int> touching = groupsTouchingPlane(form, update.accumulated, dz);
-        if (touching.empty())
-          continue;
-        body += sumStatements(s_, form, touching, scope.reads(),
-                              fmt::format("{}[{}]", accName(form.output), dzMax - dz), false,
-                              {.dz = dz, .indent = "        "});
-      }
-      out += fmt::format("      // Input plane zi is plane {0:+} of output plane zo = zi{1}.\n"
-                         "      if (const int zo = zi{1}; zo >= m.z0 && zo < m.z1) {{\n",
-                         dz, plusOffset(-dz));
-      out += scope.prologue("m.x", "m.y", "zo", "        ") + body + "      }\n";
-    }
-    // The store: partial sums plus the centre-only groups.
-    ReadStyle store = accumulate;
-    store.onChip = nullptr;
-    PointScope scope(s_, names_, store);
-    std::string body;
-    for (const SweepUpdate &update : plan.updates) {
-      bool pointwise = sweep == 0;
-      if (update.groups.empty() && !pointwise)
-        continue;
-      const LinearForm &form = linear_.updates[update.update];
-      std::string value = valueName(form.output);
-      // The finished partial sum, plus what is applied at the store.
-      bool accumulated = !update.accumulated.empty();
-      body += accumulated ? fmt::format("        Real {} = {}[0];\n", value, accName(form.output))
-                          : fmt::format("        Real {};\n", value);
-      body += sumStatements(s_, form, update.atStore, scope.reads(), value, !accumulated,
-                            {.pointwise = pointwise, .indent = "        "});
-      body += fmt::format("        {} {} {};\n", scope.output(form.output),
-                          sweep == 0 ? "=" : "+=", value);
-    }
-    out += "      // Output plane zo = zi - kDzMax has all its input planes: store it.\n"
-           "      if (const int zo = zi - kDzMax; zo >= m.z0) {\n";
-    out += scope.prologue("m.x", "m.y", "zo", "        ") + body + "      }\n    }\n";
-    for (const SweepUpdate &update : plan.updates)
-      if (!update.accumulated.empty())
-        out += fmt::format("    shiftIn({}, Real(0));\n",
-                           accName(linear_.updates[update.update].output));
-    out += "  }\n}\n\n";
-    return out;
-  }
-
-  //===--------------------------------------------------------------------===//
   // Host launchers
   //===--------------------------------------------------------------------===//
 
-  /// The launch of a marching kernel (traditional, planes): `tiles` shared planes with their
-  /// halo and the table rows the plan put in shared memory; the rows it left to the backend
-  /// too when they fit the budget (kStageAuto), else through the read-only cache.
-  std::string marchingLaunch(int sweep, const std::string &kernel, size_t tiles, int rx,
-                             int ry) const {
-    const GpuSweepPlan &plan = plans_[sweep];
+  /// The launch of a marching kernel (traditional, planes): its shared planes with their
+  /// halo and the table rows it stages in shared memory; the rows the plan left to the
+  /// backend too when they fit the budget (kStageAuto), else through the read-only cache.
+  std::string marchingLaunch(int sweep, const kernel::Function &f) const {
+    std::map<int, int> fixed, autos; // table -> rows staged
+    size_t tiles = 0;
+    visit(f.body, [&](const kernel::Node &n) {
+      if (n.kind == kernel::NodeKind::StageRows)
+        ++(n.dest == kernel::StageDest::Shared ? fixed : autos)[n.table];
+      tiles += n.kind == kernel::NodeKind::StageTile;
+    });
+    const std::string kernel = f.name.substr(f.name.find('_') + 1);
     std::string fixedRows, autoRows;
-    for (const auto &[table, rows] : plan.sharedRows)
-      fixedRows += fmt::format(" + sizeof(Real) * {} * std::size_t(a.{}.cols)", rows.size(),
-                               names_.table(table));
-    for (const auto &[table, rows] : plan.autoRows)
+    for (const auto &[table, rows] : fixed)
+      fixedRows +=
+          fmt::format(" + sizeof(Real) * {} * std::size_t(a.{}.cols)", rows, names_.table(table));
+    for (const auto &[table, rows] : autos)
       autoRows += fmt::format("{}sizeof(Real) * {} * std::size_t(a.{}.cols)",
-                              autoRows.empty() ? "" : " + ", rows.size(), names_.table(table));
+                              autoRows.empty() ? "" : " + ", rows, names_.table(table));
     std::string out =
         fmt::format("    // {} shared plane{}{}.\n", tiles, tiles == 1 ? "" : "s",
                     fixedRows.empty() ? "" : " and the table rows the plan put in shared memory");
-    out += fmt::format("    const std::size_t fixed = {} * l.tileBytes({}, {}){};\n", tiles, rx, ry,
-                       fixedRows);
+    out += fmt::format("    const std::size_t fixed = {} * l.tileBytes({}, {}){};\n", tiles, f.rx,
+                       f.ry, fixedRows);
     if (!autoRows.empty())
       out += fmt::format(
           "    // The rows left to the backend go to shared memory if they fit the budget.\n"
@@ -494,8 +504,8 @@ __global__ void __launch_bounds__(kMaxThreadsPerBlock) sweep{0}_planes(const Arg
     return out;
   }
 
-  std::string launcher(int sweep) const {
-    const GpuSweepPlan &plan = plans_[sweep];
+  std::string launcher(const kernel::SweepKernels &sweep) const {
+    const int s = sweep.sweep;
     std::string out = fmt::format(R"(/// Sweep {0} with the chosen variant, on the launch's stream.
 void launchSweep{0}(const Args &a, const Launch &l) {{
   switch (l.variant) {{
@@ -507,33 +517,36 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     break;
   case Variant::Traditional: {{
 )",
-                                  sweep);
-    out += marchingLaunch(sweep, "traditional", plan.traditionalTiles.size(), plan.traditionalRx,
-                          plan.traditionalRy);
+                                  s);
+    out += marchingLaunch(s, *sweep.find(fmt::format("sweep{}_traditional", s)));
     out += "  case Variant::Planes: {\n";
-    if (!plan.accumulates()) {
-      out += "    // Nothing in this sweep spans planes: one thread per point does it.\n";
-      out += fmt::format(
-          "    STENCILC_LAUNCH(sweep{}_ro, l.pointGrid, l.block, 0, l.stream)(a, l.box);\n"
-          "    break;\n  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
-          sweep);
+    const kernel::Function &planes = *sweep.find(entryOf(sweep, "planes"));
+    if (planes.params.planesPerBlock) {
+      out += marchingLaunch(s, planes);
+      out += "  }\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}\n\n";
       return out;
     }
-    out += marchingLaunch(sweep, "planes", plan.planesTiles.size(), plan.planesRx, plan.planesRy);
-    out += "  }\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}\n\n";
+    out += "    // Nothing in this sweep spans planes: one thread per point does it.\n";
+    out += fmt::format("    STENCILC_LAUNCH({}, l.pointGrid, l.block, 0, l.stream)(a, l.box);\n"
+                       "    break;\n  }}\n  }}\n  STENCILC_CUDA_CHECK(cudaGetLastError());\n}}\n\n",
+                       planes.name);
     return out;
+  }
+
+  static std::string entryOf(const kernel::SweepKernels &sweep, const std::string &variant) {
+    for (const kernel::Variant &v : sweep.variants)
+      if (v.name == variant)
+        return v.entry;
+    throw std::logic_error("no " + variant + " variant");
   }
 
   std::string sweeps() const {
     std::string out;
-    for (size_t sweep = 0; sweep < decomposition_.sweeps.size(); ++sweep) {
-      out += sweepBanner(int(sweep), decomposition_.sweeps[sweep].reason);
-      out += pointKernel(int(sweep), false);
-      out += pointKernel(int(sweep), true);
-      out += traditionalKernel(int(sweep));
-      if (plans_[sweep].accumulates())
-        out += planesKernel(int(sweep));
-      out += launcher(int(sweep));
+    for (const kernel::SweepKernels &sweep : module_.sweeps) {
+      out += sweepBanner(sweep.sweep, decomposition_.sweeps[sweep.sweep].reason);
+      for (const kernel::Function &f : sweep.functions)
+        out += CudaPrinter(s_, linear_, names_).function(f);
+      out += launcher(sweep);
     }
     return out;
   }
@@ -553,6 +566,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
   const LinearStencil &linear_;
   const Decomposition &decomposition_;
   const std::vector<GpuSweepPlan> &plans_;
+  kernel::KernelModule module_;
   KernelNames names_;
   std::string kernel_;
   std::string source_;
