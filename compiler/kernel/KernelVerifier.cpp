@@ -5,8 +5,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace stencilc::kernel {
 
@@ -31,6 +33,9 @@ public:
       }
       for (const Variant &v : sweep.variants)
         variant(v);
+      for (const Function &f : sweep.functions)
+        if (f.kind == FunctionKind::Driver && f.ringOutputs)
+          planesDriver(f);
     }
   }
 
@@ -54,6 +59,201 @@ private:
     block(f.body, Context{});
     if (f.kind == FunctionKind::Row && f.params.partialSums != usesPartials(f.body))
       problem(f.name, "takes partial sums exactly when it accumulates or stores from them");
+    if (f.kind == FunctionKind::Device)
+      deviceKernel(f);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // CUDA kernels
+  //===--------------------------------------------------------------------===//
+
+  /// A march stages its shared planes between two barriers; partial sums shift
+  /// once a step and stay in their ring; on-chip reads find their plane or
+  /// queue; table rows are staged exactly where the placement says.
+  void deviceKernel(const Function &f) {
+    std::set<int> tiles;
+    bool shifts = false;
+    visitNodes(f.body, [&](const Node &n) {
+      if (n.kind == NodeKind::StageTile)
+        tiles.insert(n.field);
+      shifts |= n.kind == NodeKind::ShiftPartials;
+      if (n.kind == NodeKind::Sum && (n.target == SumTarget::Partial || n.fromPartial) &&
+          (n.slot < 0 || n.slot >= f.ringOutputs))
+        problem(f.name, fmt::format("partial sums of update {} in slot {} of {}", n.update, n.slot,
+                                    f.ringOutputs));
+      if (n.kind == NodeKind::Sum && n.onChip)
+        onChipReads(f, n, tiles);
+    });
+    if (f.ringOutputs && !shifts)
+      problem(f.name, "keeps partial sums but never shifts them");
+    for (const Node &n : f.body)
+      if (n.kind == NodeKind::Loop && n.span == Span::March)
+        marchBarriers(f, n);
+    // Table rows in shared memory: staged exactly as placed.
+    std::set<std::tuple<int, int, int, bool>> staged, placed;
+    for (const Node &n : f.body)
+      if (n.kind == NodeKind::StageRows)
+        staged.insert({n.table, n.beginRow, n.slot, n.dest == StageDest::SharedAuto});
+    for (const auto &[key, place] : f.placement)
+      if (place.space == TableSpace::Shared || place.space == TableSpace::Auto)
+        placed.insert({key.first, key.second, place.slot, place.space == TableSpace::Auto});
+    if (staged != placed)
+      problem(f.name,
+              fmt::format("stages {} table rows in shared memory where the placement has {}",
+                          staged.size(), placed.size()));
+  }
+
+  /// Barrier, then the shared planes, then a barrier before anything reads them.
+  void marchBarriers(const Function &f, const Node &march) {
+    int firstStage = -1, lastStage = -1;
+    for (size_t i = 0; i < march.body.size(); ++i)
+      if (march.body[i].kind == NodeKind::StageTile) {
+        lastStage = int(i);
+        if (firstStage < 0)
+          firstStage = int(i);
+      }
+    if (firstStage < 0)
+      return;
+    bool before = false, after = false;
+    for (int i = 0; i < firstStage; ++i)
+      before |= march.body[i].kind == NodeKind::Barrier;
+    for (size_t i = lastStage + 1; i < march.body.size(); ++i) {
+      if (march.body[i].kind == NodeKind::Barrier) {
+        after = true;
+        break;
+      }
+      if (march.body[i].kind == NodeKind::Guard && readsPoints(march.body[i].body))
+        break;
+    }
+    if (!before)
+      problem(f.name, "stages a shared plane while threads may still read the previous one");
+    if (!after)
+      problem(f.name, "reads a shared plane before every thread has staged its part");
+  }
+
+  static bool readsPoints(const std::vector<Node> &body) {
+    for (const Node &n : body)
+      if (n.kind == NodeKind::Sum || readsPoints(n.body))
+        return true;
+    return false;
+  }
+
+  /// On-chip sums read the input plane's shared copy (planes) or, off the
+  /// current plane, the register queues (traditional).
+  void onChipReads(const Function &f, const Node &sum, const std::set<int> &tiles) {
+    const LinearForm &form = c_.linear.updates[sum.update];
+    for (int g : sum.groups)
+      for (int t : form.groups[g].terms) {
+        const Term &term = form.terms[t];
+        if (sum.hasDz) {
+          if (term.offset[2] == sum.dz && !tiles.count(term.field))
+            problem(f.name, fmt::format("reads {} on chip, but no shared plane holds it",
+                                        c_.stencil->fields[term.field].name));
+          continue;
+        }
+        if (term.offset[2] == 0)
+          continue;
+        bool queued = false;
+        for (const Queue &q : f.queues)
+          queued |= q.field == term.field && q.dx == term.offset[0] && q.dy == term.offset[1] &&
+                    q.low <= term.offset[2] && term.offset[2] <= q.high;
+        if (!queued)
+          problem(f.name, fmt::format("reads {}({}, {}, {}) from a register queue that does not "
+                                      "hold it",
+                                      c_.stencil->fields[term.field].name, term.offset[0],
+                                      term.offset[1], term.offset[2]));
+      }
+  }
+
+  template <typename Fn> static void visitNodes(const std::vector<Node> &body, Fn &&fn) {
+    for (const Node &n : body) {
+      fn(n);
+      visitNodes(n.body, fn);
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The CPU planes driver
+  //===--------------------------------------------------------------------===//
+
+  /// The march of a planes driver calls each plane function for the output
+  /// row its guard names, and the scatter adds the same points to the same
+  /// partial sums, at slot (plane offset index) x outputs + the output's slot.
+  void planesDriver(const Function &driver) {
+    const int outputs = driver.ringOutputs;
+    std::map<int, int> slotOf; // update -> slot in the per-plane functions
+    std::set<std::tuple<int, int, int>> planeParts, scatterParts;
+    std::vector<int> planeDz;
+    const Function *scatter = nullptr;
+    visitNodes(driver.body, [&](const Node &guard) {
+      if (guard.kind != NodeKind::Guard)
+        return;
+      for (const Node &c : guard.body) {
+        if (c.kind != NodeKind::Call)
+          continue;
+        const Function *callee = sweep_->find(c.callee);
+        if (!callee)
+          continue;
+        if (c.inputRow) {
+          scatter = callee;
+          continue;
+        }
+        if (guard.guard == GuardKind::OutputInSpan && c.dz != guard.dz)
+          problem(driver.name,
+                  fmt::format("calls {} for output row zi{:+} under a guard for zi{:+}", c.callee,
+                              -c.dz, -guard.dz));
+        if (callee->kind == FunctionKind::Stage) {
+          if (c.dz != driver.ringDzMin)
+            problem(driver.name, "stages an output row's coefficients after its first input plane");
+          continue;
+        }
+        if (c.row != Var::ZIn)
+          continue;
+        planeDz.push_back(c.dz);
+        visitNodes(callee->body, [&](const Node &n) {
+          if (n.kind == NodeKind::Sum)
+            for (int g : n.groups) {
+              if (!n.hasDz || n.dz != c.dz)
+                problem(callee->name, fmt::format("sums group {} for plane {:+} where the driver "
+                                                  "calls it for {:+}",
+                                                  g, n.dz, c.dz));
+              planeParts.insert({n.update, g, n.dz});
+            }
+          if (n.kind == NodeKind::Accumulate) {
+            if (n.slot < 0 || n.slot >= outputs)
+              problem(callee->name, fmt::format("accumulates into slot {} of {}", n.slot, outputs));
+            auto [it, fresh] = slotOf.try_emplace(n.update, n.slot);
+            if (it->second != n.slot)
+              problem(callee->name, fmt::format("update {} in slot {}, elsewhere {}", n.update,
+                                                n.slot, it->second));
+          }
+        });
+      }
+    });
+    std::sort(planeDz.begin(), planeDz.end());
+    if (scatter)
+      visitNodes(scatter->body, [&](const Node &n) {
+        if (n.kind == NodeKind::Sum)
+          for (int g : n.groups)
+            scatterParts.insert({n.update, g, n.dz});
+        if (n.kind != NodeKind::Accumulate)
+          return;
+        auto at = std::find(planeDz.begin(), planeDz.end(), n.dz);
+        auto slot = slotOf.find(n.update);
+        if (at == planeDz.end() || slot == slotOf.end() ||
+            n.slot != int(at - planeDz.begin()) * outputs + slot->second)
+          problem(scatter->name,
+                  fmt::format("adds update {} on plane {:+} to slot {}", n.update, n.dz, n.slot));
+      });
+    if (scatter && scatterParts != planeParts)
+      problem(driver.name, "the scatter and the per-plane functions sum different points");
+    // The finish stores from the slot the planes accumulated into.
+    for (const Function &f : sweep_->functions)
+      visitNodes(f.body, [&](const Node &n) {
+        if (n.kind == NodeKind::Store && n.fromPartial &&
+            (!slotOf.count(n.update) || slotOf.at(n.update) != n.slot))
+          problem(f.name, fmt::format("stores update {} from slot {}", n.update, n.slot));
+      });
   }
 
   static bool usesPartials(const std::vector<Node> &body) {
@@ -72,8 +272,18 @@ private:
   };
 
   void block(const std::vector<Node> &body, const Context &context) {
-    for (const Node &n : body)
+    const Node *lastSum = nullptr;
+    for (const Node &n : body) {
+      // An accumulate adds the sum just before it: same update, local and plane.
+      if (n.kind == NodeKind::Accumulate &&
+          (!lastSum || lastSum->update != n.update || lastSum->value != n.value ||
+           lastSum->hasDz != n.hasDz || lastSum->dz != n.dz || lastSum->inputRow != n.inputRow))
+        problem(fn_->name, fmt::format("accumulates {} of update {} that no sum before it made",
+                                       valueNameText(n.value), n.update));
+      if (n.kind == NodeKind::Sum)
+        lastSum = &n;
       node(n, context);
+    }
   }
 
   void node(const Node &n, Context context) {
@@ -93,8 +303,10 @@ private:
         problem(where, "CPU kernels march tiles, not CUDA blocks");
       if (n.span == Span::Range && !fn_->params.zRange)
         problem(where, "a loop over the caller's planes in a function that takes none");
-      if ((n.low || n.high) && n.var != Var::ZIn)
-        problem(where, "only a march over input planes reaches past its span");
+      if ((n.low || n.high) && n.var != Var::ZIn &&
+          !(n.span == Span::Range && n.low == 0 && n.high == 1 - n.step))
+        problem(where, "only a march over input planes reaches past its span, and a loop in "
+                       "whole steps stops a step short of it");
       context.vars.insert(n.var);
       context.inVector |= n.schedule == Schedule::Vector;
       break;
@@ -146,7 +358,9 @@ private:
       if (n.kind == NodeKind::StageRows && n.dest == StageDest::VectorBlock && !context.inVector)
         problem(where, "vector-block staging outside the vector loop");
       staged_[{n.table, n.index, n.inputRow ? n.dz : n.planeShift}].insert({n.beginRow, n.endRow});
-      stagedSlots_.insert(n.slot);
+      // Slots name distinct buffers: per table in shared memory, per function otherwise.
+      if (n.slot < 0 || !stagedSlots_.insert({int(n.kind), shared ? n.table : -1, n.slot}).second)
+        problem(where, fmt::format("two staged row sets in slot {}", n.slot));
       break;
     }
     case NodeKind::StageTile:
@@ -273,7 +487,7 @@ private:
   const SweepKernels *sweep_ = nullptr;
   const Function *fn_ = nullptr;
   std::map<std::tuple<int, int, int>, std::set<std::pair<int, int>>> staged_;
-  std::set<int> stagedSlots_;
+  std::set<std::tuple<int, int, int>> stagedSlots_; // (kind, table if shared, slot)
 };
 
 } // namespace

@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace stencilc::kernel {
 
 using namespace build;
@@ -109,19 +111,23 @@ private:
     std::vector<Node> body;
     // Table coefficients are staged kW points at a time (rt::loadColumns) so
     // the vector loop reads them as whole vectors instead of gathering them.
+    int slot = 0;
     for (const auto &[column, rows] : columns) {
       auto [begin, end] = rowBlocks(rows);
       for (int k = 0; k < planes; ++k)
         body.push_back(
-            stageRows(column.first, column.second, begin, end, StageDest::VectorBlock, k, k));
+            stageRows(column.first, column.second, begin, end, StageDest::VectorBlock, slot++, k));
     }
-    for (int k = 0; k < planes; ++k)
+    for (int k = 0; k < planes; ++k) {
+      bool first = true;
       for (size_t u = 0; u < linear_.updates.size(); ++u) {
+        if (s > 0 && groups[u].empty())
+          continue; // nothing of this update in a later sweep: its output stays as it is
         Node value = sum(int(u), groups[u], ValueName::Acc);
         value.pointwise = s == 0;
         value.comments = k == 0;
         value.planeShift = k;
-        if (planes > 1 && u == 0)
+        if (planes > 1 && std::exchange(first, false))
           value.note = k == 0 ? "Output plane z."
                               : fmt::format("Output plane z + {}: the same groups, {} plane{} up.",
                                             k, k, k == 1 ? "" : "s");
@@ -133,6 +139,7 @@ private:
         out.deferred = planes > 1;
         body.push_back(std::move(out));
       }
+    }
     f.body.push_back(loop(Var::X, Span::Box, Schedule::Vector, std::move(body)));
     return f;
   }
@@ -264,6 +271,8 @@ private:
                            s);
     std::vector<Node> body = stagedInputs(s, 0, 0);
     for (const SweepUpdate &split : schedule_.sweeps[s].updates) {
+      if (s > 0 && split.groups.empty())
+        continue;
       Node value = sum(split.update, split.atStore, ValueName::Value);
       value.pointwise = s == 0;
       body.push_back(std::move(value));
@@ -295,8 +304,10 @@ private:
                                     s, planes));
     f.params.zRange = true;
     f.planes = planes;
+    // Whole steps while `planes` planes remain, then the rest one by one.
     f.body.push_back(loop(Var::Z, Span::Range, Schedule::Serial,
-                          {call(fmt::format("sweep{}_rows{}", s, planes))}, planes));
+                          {call(fmt::format("sweep{}_rows{}", s, planes))}, planes, 0,
+                          -(planes - 1)));
     Node rest = loop(Var::Z, Span::Range, Schedule::Serial, {call(fmt::format("sweep{}_row", s))});
     rest.continues = true;
     f.body.push_back(std::move(rest));

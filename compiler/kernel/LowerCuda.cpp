@@ -22,6 +22,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 namespace stencilc::kernel {
 
 using namespace build;
@@ -171,9 +173,10 @@ private:
     f.ry = plan.planesRy;
     f.ringDzMin = dzMin;
     f.ringDzMax = dzMax;
+    std::map<int, int> ringSlot; // update -> its partial sums among the kernel's
     for (const SweepUpdate &update : plan.updates)
       if (!update.accumulated.empty())
-        ++f.ringOutputs;
+        ringSlot[update.update] = f.ringOutputs++;
     std::vector<Node> march = {barrier("the block is done with the previous planes")};
     for (int field : plan.planesTiles)
       march.push_back(stageTile(field));
@@ -188,6 +191,7 @@ private:
           continue;
         Node add = withDz(sum(update.update, touching, ValueName::Acc), dz);
         add.target = SumTarget::Partial;
+        add.slot = ringSlot.at(update.update);
         add.onChip = true;
         add.comments = true;
         adds.push_back(std::move(add));
@@ -207,6 +211,8 @@ private:
       Node value = sum(update.update, update.atStore, ValueName::Value);
       value.pointwise = s == 0;
       value.fromPartial = !update.accumulated.empty(); // starts as the finished partial sum
+      if (value.fromPartial)
+        value.slot = ringSlot.at(update.update);
       stores.push_back(std::move(value));
       stores.push_back(store(update.update, s > 0, ValueName::Value));
     }

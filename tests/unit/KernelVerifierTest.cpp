@@ -11,6 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <functional>
 #include <set>
 
 using namespace stencilc;
@@ -147,4 +150,122 @@ TEST(KernelIRVerifier, RejectsAGroupNeverSummedOnOneOfItsPlanes) {
                                    " of update 0 is never summed on plane +0"))
         << listed(problems);
 }
+
+//===----------------------------------------------------------------------===//
+// Marches, rings and the CPU planes driver
+//===----------------------------------------------------------------------===//
+
+/// The module of `name` lowered for `target`, verified before the corruption.
+Lowered verified(const std::string &name, Target target, PipelineOptions options = {}) {
+  Lowered l = lower(name, target, options);
+  std::string why;
+  EXPECT_TRUE(verifies(l.compiled(), l.module, why)) << why;
+  return l;
+}
+
+TEST(KernelIRVerifier, RejectsAMarchWithoutItsBarriers) {
+  Lowered l = verified("ete73", Target::Cuda, plannedFor("sm_90"));
+  Function &f = mutableFunction(l.module, 0, "sweep0_traditional");
+  ASSERT_EQ(erase(f.body, NodeKind::Barrier), 2);
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_traditional: stages a shared plane while threads "
+                             "may still read the previous one"))
+      << listed(problems);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_traditional: reads a shared plane before every "
+                             "thread has staged its part"))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsPartialSumsThatNeverShiftAndReadsOffAMissingPlane) {
+  Lowered l = verified("ete37", Target::Cuda);
+  Function &f = mutableFunction(l.module, 0, "sweep0_planes");
+  ASSERT_EQ(erase(f.body, NodeKind::ShiftPartials), 1);
+  ASSERT_EQ(erase(f.body, NodeKind::StageTile), 1);
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_planes: keeps partial sums but never shifts them"))
+      << listed(problems);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_planes: reads p_cur on chip, but no shared plane "
+                             "holds it"))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsTableRowsStagedOtherwiseThanPlaced) {
+  Lowered l = verified("ete73", Target::Cuda, plannedFor("sm_90"));
+  Function &f = mutableFunction(l.module, 0, "sweep0_traditional");
+  const int removed = erase(f.body, NodeKind::StageRows);
+  ASSERT_GT(removed, 0);
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, fmt::format("sweep 0, sweep0_traditional: stages 0 table rows in "
+                                         "shared memory where the placement has {}",
+                                         removed)))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsAPlaneFunctionThatLostAGroupTheScatterStillSums) {
+  Lowered l = verified("ete37", Target::Cpu);
+  Function &f = mutableFunction(l.module, 0, "sweep0_plane_m4");
+  // The sum and the accumulate of its one group: only the tile-edge path loses it.
+  ASSERT_EQ(erase(f.body, NodeKind::Sum), 1);
+  ASSERT_EQ(erase(f.body, NodeKind::Accumulate), 1);
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_planes: the scatter and the per-plane functions sum "
+                             "different points"))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsPartialSumSlotsOutOfTheRing) {
+  Lowered l = verified("ete37", Target::Cpu);
+  Function &scatter = mutableFunction(l.module, 0, "sweep0_scatter");
+  for (Node &n : scatter.body.front().body)
+    if (n.kind == NodeKind::Accumulate && n.dz == 4)
+      n.slot = 99;
+  Function &finish = mutableFunction(l.module, 0, "sweep0_finish");
+  for (Node &n : finish.body.front().body)
+    if (n.kind == NodeKind::Store)
+      n.slot = 7;
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_scatter: adds update 0 on plane +4 to slot 99"))
+      << listed(problems);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_finish: stores update 0 from slot 7"))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsAGuardForAnotherOutputRowThanItsCall) {
+  Lowered l = verified("ete37", Target::Cpu);
+  Function &driver = mutableFunction(l.module, 0, "sweep0_planes");
+  std::function<void(std::vector<Node> &)> retarget = [&](std::vector<Node> &body) {
+    for (Node &n : body) {
+      if (n.kind == NodeKind::Guard && n.guard == GuardKind::OutputInSpan && n.dz == 2)
+        n.dz = 0;
+      retarget(n.body);
+    }
+  };
+  retarget(driver.body);
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_planes: calls sweep0_plane_p2 for output row zi-2 "
+                             "under a guard for zi+0"))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsAnAccumulateWithoutItsSum) {
+  Lowered l = verified("acoustic_iso8", Target::Cpu);
+  Function &f = mutableFunction(l.module, 0, "sweep0_plane_p1");
+  ASSERT_EQ(erase(f.body, NodeKind::Sum), 1);
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_plane_p1: accumulates sum of update 0 that no sum "
+                             "before it made"))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsTwoStagedRowSetsInOneSlot) {
+  Lowered l = verified("ete37", Target::Cpu);
+  Function &f = mutableFunction(l.module, 0, "sweep0_rows3");
+  for (Node &n : f.body.front().body)
+    if (n.kind == NodeKind::StageRows)
+      n.slot = 0;
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_rows3: two staged row sets in slot 0"))
+      << listed(problems);
+}
+
 } // namespace

@@ -423,25 +423,14 @@ private:
       if (!n.continues)
         out +=
             fmt::format("{}std::ptrdiff_t {} = {};\n", indent, var, bound(n.span, n.var, false, 0));
-      out += n.step == 1
-                 ? fmt::format("{}for (; {} < {}; {})\n", indent, var, hi, step)
-                 : fmt::format("{}for (; {} + {} <= {}; {})\n", indent, var, n.step, hi, step);
-    } else {
-      const std::string cond =
-          n.step == 1 || n.span != kernel::Span::Range ? fmt::format("{} < {}", var, hi) : "";
-      out += fmt::format("{}for (std::ptrdiff_t {} = {}; {}; {})", indent, var,
-                         bound(n.span, n.var, false, n.low), cond, step);
+      return out + fmt::format("{}for (; {} < {}; {})\n", indent, var, hi, step) +
+             walk(n.body, indent + "  ");
     }
-    if (n.span != kernel::Span::Range) {
-      if (n.body.size() == 1 && n.body.front().kind != kernel::NodeKind::Guard) {
-        out += "\n" + walk(n.body, indent + "  ");
-      } else {
-        out += " {\n" + walk(n.body, indent + "  ") + indent + "}\n";
-      }
-    } else {
-      out += walk(n.body, indent + "  ");
-    }
-    return out;
+    out += fmt::format("{}for (std::ptrdiff_t {} = {}; {} < {}; {})", indent, var,
+                       bound(n.span, n.var, false, n.low), var, hi, step);
+    if (n.body.size() == 1 && n.body.front().kind != kernel::NodeKind::Guard)
+      return out + "\n" + walk(n.body, indent + "  ");
+    return out + " {\n" + walk(n.body, indent + "  ") + indent + "}\n";
   }
 
   /// blocked: one tile per task.
