@@ -1,6 +1,8 @@
 //===- KernelAbi.cpp ------------------------------------------------------===//
 #include "backends/KernelAbi.h"
 
+#include "analysis/Halo.h"
+
 #include "ir/Printer.h"
 
 #include <fmt/format.h>
@@ -74,14 +76,19 @@ std::string erasedArgsBody(const ir::Stencil &s, const KernelNames &names,
   return out;
 }
 
-std::string fieldInfoList(const ir::Stencil &s, int indent) {
+std::string fieldInfoList(const ir::Stencil &s, const LinearStencil &linear, int indent) {
   const std::string separator = ",\n" + std::string(size_t(indent), ' ');
+  const std::vector<FieldReach> reaches = fieldReaches(s, linear);
   std::string out;
-  for (const ir::Field &f : s.fields) {
+  for (size_t i = 0; i < s.fields.size(); ++i) {
+    const ir::Field &f = s.fields[i];
+    const FieldReach &r = reaches[i];
     std::string type =
         f.role == FieldRole::Index ? ir::indexTypeName(f.indexType) : ir::elemTypeName(s.elemType);
-    out += fmt::format("{}{{\"{}\", \"{}\", \"{}\", {}, {}}}", out.empty() ? "" : separator, f.name,
-                       ir::fieldRoleName(f.role), type, f.overwrites, f.advances);
+    out += fmt::format("{}{{\"{}\", \"{}\", \"{}\", {}, {}, {{{}, {}, {}, {}, {}, {}}}, 0x{:07x}}}",
+                       out.empty() ? "" : separator, f.name, ir::fieldRoleName(f.role), type,
+                       f.overwrites, f.advances, r.minus[0], r.plus[0], r.minus[1], r.plus[1],
+                       r.minus[2], r.plus[2], r.neighbours);
   }
   return out;
 }
@@ -228,7 +235,8 @@ TemplateValues abiHeaderValues(const ir::Stencil &s, const KernelNames &names,
   return values;
 }
 
-TemplateValues abiSourceValues(const ir::Stencil &s, const KernelNames &names,
+TemplateValues abiSourceValues(const ir::Stencil &s, const LinearStencil &linear,
+                               const KernelNames &names,
                                const std::string &kernel, int sweeps, int fieldInfoIndent,
                                const TemplateValues &fileValues) {
   TemplateValues values = fileValues;
@@ -239,7 +247,7 @@ TemplateValues abiSourceValues(const ir::Stencil &s, const KernelNames &names,
                  {"ROTATE_BODY", rotateBody(s, names)},
                  {"ERASED_ARGS", erasedArgsBody(s, names, kernel)},
                  {"SWEEP_COUNT", std::to_string(sweeps)},
-                 {"FIELD_INFO", fieldInfoList(s, fieldInfoIndent)},
+                 {"FIELD_INFO", fieldInfoList(s, linear, fieldInfoIndent)},
                  {"TABLE_INFO", tableInfoList(s)},
                  {"SCALAR_INFO", scalarInfoList(s)}});
   return values;

@@ -35,7 +35,7 @@ std::string erasedArgsBody(const ir::Stencil &s, const KernelNames &names,
 
 /// The KernelInfo initialisers: fields (continuation lines indented by
 /// `indent` spaces, to sit under the template's brace), tables and scalars.
-std::string fieldInfoList(const ir::Stencil &s, int indent);
+std::string fieldInfoList(const ir::Stencil &s, const LinearStencil &linear, int indent);
 std::string tableInfoList(const ir::Stencil &s);
 std::string scalarInfoList(const ir::Stencil &s);
 
@@ -64,7 +64,8 @@ std::string argumentChecks(const ir::Stencil &s, const KernelNames &names,
 using TemplateValues = std::map<std::string, std::string>;
 TemplateValues abiHeaderValues(const ir::Stencil &s, const KernelNames &names,
                                const TemplateValues &fileValues);
-TemplateValues abiSourceValues(const ir::Stencil &s, const KernelNames &names,
+TemplateValues abiSourceValues(const ir::Stencil &s, const LinearStencil &linear,
+                               const KernelNames &names,
                                const std::string &kernel, int sweeps, int fieldInfoIndent,
                                const TemplateValues &fileValues);
 

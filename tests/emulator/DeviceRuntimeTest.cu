@@ -215,9 +215,9 @@ TEST(DeviceKernelData, MirrorsTheHostDataAndItsRotation) {
                                    3,
                                    1,
                                    1,
-                                   {{"u", "time", "float", -1, -1},
-                                    {"c", "in", "float", -1, -1},
-                                    {"out", "out", "float", -1, /*advances=*/0}},
+                                   {{"u", "time", "float", -1, -1, {}, 0},
+                                    {"c", "in", "float", -1, -1, {}, 0},
+                                    {"out", "out", "float", -1, /*advances=*/0, {}, 0}},
                                    {},
                                    {},
                                    nullptr};

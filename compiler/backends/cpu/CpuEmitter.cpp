@@ -635,7 +635,7 @@ public:
         {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
     TemplateValues header = abiHeaderValues(s_, names_, common);
     TemplateValues source =
-        abiSourceValues(s_, names_, kernel_, int(decomposition_.sweeps.size()), 5, common);
+        abiSourceValues(s_, linear_, names_, kernel_, int(decomposition_.sweeps.size()), 5, common);
     source["TABLE_MEMBERS"] = tableMembers();
     source["TABLE_INIT"] = tableInit();
     source["SWEEPS"] = sweeps();

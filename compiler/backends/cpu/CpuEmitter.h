@@ -2,8 +2,9 @@
 //
 // Emits a header and a source file per stencil with three variants
 // (rt::Variant): naive, blocked and planes (partial-plane accumulation), one
-// set per sub-stencil sweep of the decomposition. The files are filled from
-// templates/cpu/*.tmpl; this emitter writes the stencil-specific pieces.
+// set per sub-stencil sweep of the decomposition, printed from the kernel IR
+// (kernel/KernelIR.h). The files are filled from templates/cpu/*.tmpl; this
+// emitter writes the stencil-specific pieces.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1,22 +1,12 @@
-//===- CudaEmitter.cpp - CUDA kernels from linear forms --------------------===//
+//===- CudaEmitter.cpp - CUDA kernels from the kernel IR ------------------===//
 //
-// Each sweep of the decomposition becomes four kernels that evaluate the
-// same coefficient groups (DeviceBody.h) from different places:
-//
-//   gmem, ro     one thread per point; reads from global memory, coefficients
-//                plain or through the read-only cache;
-//   traditional  a 2D block marches z; the current plane of every field read
-//                off-centre on it sits in shared memory, the points of each
-//                (dx, dy) column above and below it in a per-thread register
-//                queue (docs/DESIGN.md §Plane plan, multi-to-one);
-//   planes       a 2D block marches the input planes; each is read once into
-//                shared memory and added to the partial sums of every output
-//                plane it touches, a per-thread register queue that stores and
-//                rotates its oldest entry (docs/DESIGN.md §Plane plan, one-to-multi). The
-//                sweep's table rows sit in shared memory as the decomposition
-//                placed them (SubStencil::tableSpace).
-//
-// A host launcher per sweep picks the kernel and its shared memory.
+// Prints the CUDA kernel IR (kernel/LowerCuda.cpp says what each of the four
+// variants does) through the shared walker: thread loops become the launch
+// grid's mapping onto the box, a march becomes a loop over the block's planes
+// with its barriers, shared planes (loadTile) and register queues, and each
+// point block declares the pointers its reads use (PointReads.h). A host
+// launcher per sweep picks the kernel and sizes its shared memory from the
+// same IR.
 //
 // Every kernel computes the points of one box (rt::Box, LaunchOptions::region,
 // the whole extent by default): the launch grid covers the box and thread
@@ -31,7 +21,7 @@
 #include "backends/KernelAbi.h"
 #include "backends/KernelNames.h"
 #include "backends/KernelWalker.h"
-#include "backends/cuda/DeviceBody.h"
+#include "backends/cuda/PointReads.h"
 #include "ir/Printer.h"
 #include "kernel/KernelIR.h"
 #include "support/Template.h"
@@ -384,7 +374,12 @@ public:
         plans_(c.sweepPlan.gpu.sweeps), module_(kernel::lowerToKernels(c, kernel::Target::Cuda)),
         names_(s_), kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
-        target_(options.target.empty() ? "not named by the caller" : options.target) {}
+        target_(options.target.empty() ? "not named by the caller" : options.target) {
+    std::vector<std::string> problems;
+    if (!kernel::verifyKernels(c, module_, problems))
+      throw std::logic_error("the CUDA kernel IR of '" + s_.name + "' does not verify: " +
+                             problems.front());
+  }
 
   std::vector<CudaSharedFootprint> footprints() const {
     std::vector<CudaSharedFootprint> out;
@@ -412,7 +407,7 @@ public:
                              {"TARGET", target_}};
     TemplateValues header = abiHeaderValues(s_, names_, common);
     TemplateValues source =
-        abiSourceValues(s_, names_, kernel_, int(decomposition_.sweeps.size()), 7, common);
+        abiSourceValues(s_, linear_, names_, kernel_, int(decomposition_.sweeps.size()), 7, common);
     source["SWEEPS"] = sweeps();
     source["RUN_BODY"] = runBody();
     return {

@@ -3,8 +3,9 @@
 // Emits `<kernel>.cu` and `<kernel>_cuda.h` per stencil with four variants
 // (LaunchOptions::variant in the generated header): gmem, ro, traditional
 // (2.5D blocking with register queues) and planes (one-to-multi partial
-// sums), one kernel of each per sub-stencil sweep of the decomposition. The
-// files are filled from templates/cuda/*.tmpl. They include
+// sums), one kernel of each per sub-stencil sweep of the decomposition,
+// printed from the kernel IR (kernel/KernelIR.h). The files are filled from
+// templates/cuda/*.tmpl. They include
 // <stencilc/cuda/Cuda.h>, so the same .cu compiles with nvcc for a GPU and
 // with the host compiler for the CPU emulator.
 //

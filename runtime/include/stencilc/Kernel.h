@@ -190,6 +190,12 @@ struct KernelFieldInfo {
   const char *type; ///< "float", "double", "uint8", "uint16", "int32"
   int overwrites;   ///< Output: the field id it may overwrite in place, or -1
   int advances;     ///< Output: the field id whose next level it is, or -1
+  /// How far the stencil reads the field below and above a point on each
+  /// axis: {x-, x+, y-, y+, z-, z+} (all 0 for a field read only at the point).
+  int reach[6];
+  /// The neighbour directions (dx, dy, dz) in {-1, 0, 1}^3 its reads reach:
+  /// bit (dx + 1) + 3 (dy + 1) + 9 (dz + 1). A star reaches the six faces only.
+  unsigned neighbours;
 };
 
 struct KernelTableInfo {

@@ -1,4 +1,4 @@
-//===- DeviceBody.h - The statements that compute one output point ---------===//
+//===- PointReads.h - The statements that compute one output point ---------===//
 //
 // Every CUDA variant evaluates coefficient groups at one output point; they
 // differ in where a time-level read comes from (global memory, a shared

@@ -1,5 +1,5 @@
-//===- DeviceBody.cpp -----------------------------------------------------===//
-#include "backends/cuda/DeviceBody.h"
+//===- PointReads.cpp -----------------------------------------------------===//
+#include "backends/cuda/PointReads.h"
 
 #include "backends/KernelAbi.h"
 

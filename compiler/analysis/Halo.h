@@ -1,0 +1,40 @@
+//===- Halo.h - How far a stencil reads each field, and in which directions ===//
+//
+// A distributed run (docs/DISTRIBUTED.md) exchanges, after each step, the
+// cells a neighbouring subdomain reads. Which neighbours those are follows
+// from the offsets the stencil reads a field at: a star reaches only the six
+// faces; a read at (1, 1, 0) also reaches the (+x, +y) edge neighbour. The
+// generated code carries this per field (rt::KernelFieldInfo::reach and
+// ::neighbours), so the runtime exchanges exactly those cells.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/IR.h"
+#include "passes/LinearForm.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace stencilc {
+
+/// The reads of one field: how far below (`minus`) and above (`plus`) a
+/// point they reach on each axis, and the neighbour directions they reach.
+struct FieldReach {
+  int minus[3] = {0, 0, 0};
+  int plus[3] = {0, 0, 0};
+  /// Bit (dx + 1) + 3 (dy + 1) + 9 (dz + 1) for each direction (dx, dy, dz) in
+  /// {-1, 0, 1}^3 other than the centre that a read reaches: some read offset
+  /// has the sign of the direction on every axis where the direction is not 0.
+  std::uint32_t neighbours = 0;
+};
+
+/// Direction bit of (dx, dy, dz), each in {-1, 0, 1}.
+constexpr int neighbourBit(int dx, int dy, int dz) { return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1); }
+
+/// The reach of every field of `s` (index by field id), from the offsets its
+/// linear forms read: time levels in the terms, `in` fields in the factors and
+/// pointwise parts, index fields where a table lookup reads them.
+std::vector<FieldReach> fieldReaches(const ir::Stencil &s, const LinearStencil &linear);
+
+} // namespace stencilc
