@@ -25,6 +25,9 @@ packages=(
   libomp-14-dev libeigen3-dev libpng-dev
   # Fibers for the CUDA emulator (runtime/src/cuda): one per emulated GPU thread.
   libboost-context-dev
+  # MPI for distributed runs (runtime/src/mpi, docs/DISTRIBUTED.md): MPICH's
+  # library, headers and mpiexec.
+  libmpich-dev mpich
 )
 
 missing=()

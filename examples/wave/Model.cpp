@@ -7,9 +7,21 @@
 
 namespace wave {
 
+namespace {
+/// A grid for `part` of the whole grid, with the example's halo.
+rt::Grid<float> gridFor(const rt::Box &part) {
+  return rt::Grid<float>::make3d(part.x1 - part.x0, part.y1 - part.y0, part.z1 - part.z0, kHalo);
+}
+} // namespace
+
 rt::Grid<float> layeredModel(int nx, int ny, int nz) {
-  rt::Grid<float> v = rt::Grid<float>::make3d(nx, ny, nz, kHalo);
-  v.fillWith([&](int i, int j, int k) {
+  return layeredModel(nx, ny, nz, {0, 0, 0, nx, ny, nz});
+}
+
+rt::Grid<float> layeredModel(int nx, int ny, int nz, const rt::Box &part) {
+  rt::Grid<float> v = gridFor(part);
+  v.fillWith([&](int li, int lj, int lk) {
+    const int i = li + part.x0, j = lj + part.y0, k = lk + part.z0;
     const double x = (i + 0.5) / nx, y = (j + 0.5) / ny, z = (k + 0.5) / nz;
     const double dx = (x - 0.5) / 0.22, dy = (y - 0.5) / 0.22, dz = (z - 0.62) / 0.12;
     if (dx * dx + dy * dy + dz * dz <= 1)
@@ -26,14 +38,25 @@ rt::Grid<float> layeredModel(int nx, int ny, int nz) {
 }
 
 rt::Grid<float> homogeneousModel(int nx, int ny, int nz, float velocity) {
-  rt::Grid<float> v = rt::Grid<float>::make3d(nx, ny, nz, kHalo);
+  return homogeneousModel({0, 0, 0, nx, ny, nz}, velocity);
+}
+
+rt::Grid<float> homogeneousModel(const rt::Box &part, float velocity) {
+  rt::Grid<float> v = gridFor(part);
   v.fill(velocity);
   return v;
 }
 
 rt::Grid<float> spongeDamping(const rt::GridShape &shape, int width, double alpha) {
-  rt::Grid<float> g(shape);
-  g.fillWith([&](int i, int j, int k) {
+  return spongeDamping(shape, {0, 0, 0, shape.nx, shape.ny, shape.nz}, width, alpha);
+}
+
+rt::Grid<float> spongeDamping(const rt::GridShape &shape, const rt::Box &part, int width,
+                              double alpha) {
+  rt::Grid<float> g(rt::GridShape{shape.dims, part.x1 - part.x0, part.y1 - part.y0,
+                                  part.z1 - part.z0, shape.halo});
+  g.fillWith([&](int li, int lj, int lk) {
+    const int i = li + part.x0, j = lj + part.y0, k = lk + part.z0;
     if (width <= 0)
       return 1.0;
     // Distance to the nearest face, clamped to the interior.

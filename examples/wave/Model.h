@@ -8,6 +8,7 @@
 #pragma once
 
 #include "stencilc/Grid.h"
+#include "stencilc/Kernel.h"
 
 namespace wave {
 
@@ -17,16 +18,23 @@ namespace rt = stencilc::rt;
 inline constexpr int kHalo = 4;
 
 /// Four flat layers, 1500 to 3200 m/s downwards, with an ellipsoidal
-/// 4500 m/s body (a salt-like inclusion) in the middle of the lower half.
+/// 4500 m/s body (a salt-like inclusion) in the middle of the lower half, on
+/// an nx x ny x nz grid: all of it, or the part `part` of it (global
+/// coordinates) with its halo.
 rt::Grid<float> layeredModel(int nx, int ny, int nz);
+rt::Grid<float> layeredModel(int nx, int ny, int nz, const rt::Box &part);
 
 /// The same velocity everywhere.
 rt::Grid<float> homogeneousModel(int nx, int ny, int nz, float velocity);
+rt::Grid<float> homogeneousModel(const rt::Box &part, float velocity);
 
 /// Per-point damping factors: 1 inside, exp(−(α (w − d) / w)²) at distance d
 /// < w points from a face (Cerjan et al. 1985, docs/DESIGN.md [10]), applied once per step. The
-/// halo keeps the edge value.
+/// halo keeps the edge value. `shape` is the whole grid's; with `part`, the
+/// factors of that part (global coordinates) and its halo only.
 rt::Grid<float> spongeDamping(const rt::GridShape &shape, int width, double alpha = 0.3);
+rt::Grid<float> spongeDamping(const rt::GridShape &shape, const rt::Box &part, int width,
+                              double alpha = 0.3);
 
 /// The Ricker wavelet of peak frequency f (Hz), delayed by t0 (s).
 double ricker(double t, double f, double t0);

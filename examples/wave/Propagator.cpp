@@ -23,10 +23,15 @@ const char *operatorName(Operator op) { return op == Operator::Ete37 ? "ete37" :
 Propagator::Propagator(const rt::GridShape &shape)
     : levelA_(shape), levelB_(shape), current_(&levelA_), previous_(&levelB_) {}
 
-void Propagator::step(const std::vector<Injection> &injections, const rt::RunOptions &options) {
+void Propagator::step(const std::vector<Injection> &injections, const rt::RunOptions &options,
+                      const Stepper &stepper) {
   // The kernels run in place: the new level overwrites the oldest.
   rt::Grid<float> &next = *previous_;
-  sweep(next, options);
+  const rt::ErasedArgs a = args(next);
+  if (stepper)
+    stepper(kernel(), a, options);
+  else
+    kernel().run(a, options);
   for (const Injection &s : injections)
     next(s.i, s.j, s.k) += float(s.value);
   std::swap(current_, previous_);
@@ -36,6 +41,25 @@ namespace {
 
 rt::Extent extentOf(const rt::Grid<float> &g) { return {g.nx(), g.ny(), g.nz()}; }
 
+template <typename T> rt::ErasedField erased(const rt::Grid<T> &g) {
+  return {const_cast<T *>(g.origin()), g.lineStride(), g.planeStride()};
+}
+
+/// The kernel's arguments in the order its KernelInfo lists the fields.
+rt::ErasedArgs erasedArgs(const rt::KernelInfo &info, const rt::Extent &extent,
+                          const std::vector<std::pair<std::string, rt::ErasedField>> &fields) {
+  rt::ErasedArgs a;
+  a.extent = extent;
+  for (const rt::KernelFieldInfo &f : info.fields) {
+    auto it = std::find_if(fields.begin(), fields.end(),
+                           [&](const auto &named) { return named.first == f.name; });
+    if (it == fields.end())
+      throw std::logic_error(std::string("no grid for field ") + f.name + " of " + info.name);
+    a.fields.push_back(it->second);
+  }
+  return a;
+}
+
 /// Beyond this many distinct velocities the table gets evenly spaced columns
 /// and each point the nearest (the papers use 902 columns).
 constexpr size_t kMaxTableColumns = 1024;
@@ -44,9 +68,11 @@ constexpr double kUnstable = 1 + 1e-9;
 
 /// The velocities the table's columns stand for, and each point's column.
 std::vector<double> discretiseVelocities(const rt::Grid<float> &velocity,
-                                         rt::Grid<uint16_t> &column) {
+                                         rt::Grid<uint16_t> &column, const UniteVelocities &unite) {
   std::set<float> distinct;
   velocity.forEachPointWithHalo([&](int i, int j, int k) { distinct.insert(velocity(i, j, k)); });
+  if (unite)
+    distinct = unite(distinct);
   std::vector<double> columns(distinct.begin(), distinct.end());
   if (columns.size() > kMaxTableColumns) {
     const double lo = columns.front(), hi = columns.back();
@@ -86,10 +112,10 @@ stencilc::seismic::EtePoints etePointsFromStencil(const std::string &path) {
 class EtePropagator final : public Propagator {
 public:
   EtePropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h,
-                double dt, const std::string &stencilDir)
+                double dt, const std::string &stencilDir, const UniteVelocities &unite)
       : Propagator(velocity.shape()), column_(velocity.shape()), damping_(damping.clone()) {
     table_ = std::make_unique<TableReport>();
-    table_->velocities = discretiseVelocities(velocity, column_);
+    table_->velocities = discretiseVelocities(velocity, column_, unite);
     const auto points = etePointsFromStencil(stencilDir + "/ete37_sponge.stencil");
     stencilc::seismic::EteFitOptions options;
     options.spacing = h;
@@ -105,18 +131,18 @@ public:
   }
 
 private:
-  void sweep(rt::Grid<float> &next, const rt::RunOptions &options) override {
-    namespace k = stencilc_kernels::ete37_sponge;
-    k::Args a;
-    a.extent = extentOf(next);
-    a.p_prev = rt::view(std::as_const(previous()));
-    a.p_cur = rt::view(std::as_const(current()));
-    a.p_next = rt::view(next);
-    a.vidx = rt::view(std::as_const(column_));
-    a.damp = rt::view(std::as_const(damping_));
-    a.C = rt::view(coefficients_);
-    k::run(a, options);
+  rt::ErasedArgs args(rt::Grid<float> &next) override {
+    rt::ErasedArgs a = erasedArgs(kernel(), extentOf(next),
+                                  {{"p_prev", erased(previous())},
+                                   {"p_cur", erased(current())},
+                                   {"p_next", erased(next)},
+                                   {"vidx", erased(column_)},
+                                   {"damp", erased(damping_)}});
+    a.tables.push_back({coefficients_.data(), coefficients_.rowStride(), coefficients_.colStride(),
+                        coefficients_.rows(), coefficients_.cols()});
+    return a;
   }
+  const rt::KernelInfo &kernel() const override { return kernelOf(Operator::Ete37); }
 
   rt::Grid<uint16_t> column_;
   rt::Grid<float> damping_;
@@ -134,17 +160,15 @@ public:
   }
 
 private:
-  void sweep(rt::Grid<float> &next, const rt::RunOptions &options) override {
-    namespace k = stencilc_kernels::acoustic8_sponge;
-    k::Args a;
-    a.extent = extentOf(next);
-    a.u_prev = rt::view(std::as_const(previous()));
-    a.u = rt::view(std::as_const(current()));
-    a.u_next = rt::view(next);
-    a.c2 = rt::view(std::as_const(courant2_));
-    a.damp = rt::view(std::as_const(damping_));
-    k::run(a, options);
+  rt::ErasedArgs args(rt::Grid<float> &next) override {
+    return erasedArgs(kernel(), extentOf(next),
+                      {{"u_prev", erased(previous())},
+                       {"u", erased(current())},
+                       {"u_next", erased(next)},
+                       {"c2", erased(courant2_)},
+                       {"damp", erased(damping_)}});
   }
+  const rt::KernelInfo &kernel() const override { return kernelOf(Operator::Fd8); }
 
   rt::Grid<float> courant2_;
   rt::Grid<float> damping_;
@@ -152,15 +176,25 @@ private:
 
 } // namespace
 
+const rt::KernelInfo &kernelOf(Operator op) {
+  // The registry entries of the kernels this program was built with.
+  const rt::KernelInfo *info =
+      rt::findKernel(op == Operator::Ete37 ? "ete37_sponge" : "acoustic8_sponge");
+  if (!info)
+    throw std::logic_error(std::string("the ") + operatorName(op) + " kernel is not linked in");
+  return *info;
+}
+
 std::unique_ptr<Propagator> Propagator::create(Operator op, const rt::Grid<float> &velocity,
                                                const rt::Grid<float> &damping, double h, double dt,
-                                               const std::string &stencilDir) {
+                                               const std::string &stencilDir,
+                                               const UniteVelocities &unite) {
   if (velocity.shape() != damping.shape())
     throw std::invalid_argument("velocity and damping grids differ in shape");
   if (velocity.halo() < stencilc_kernels::ete37_sponge::kRadius)
     throw std::invalid_argument("the model's halo is smaller than the stencils' radius");
   if (op == Operator::Ete37)
-    return std::make_unique<EtePropagator>(velocity, damping, h, dt, stencilDir);
+    return std::make_unique<EtePropagator>(velocity, damping, h, dt, stencilDir, unite);
   return std::make_unique<FdPropagator>(velocity, damping, h, dt);
 }
 

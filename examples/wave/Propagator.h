@@ -15,7 +15,9 @@
 #include "stencilc/Grid.h"
 #include "stencilc/Kernel.h"
 
+#include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,9 @@ namespace rt = stencilc::rt;
 enum class Operator { Ete37, Fd8 };
 const char *operatorName(Operator op);
 
-/// A value added to the new wavefield at one grid point after a sweep.
+/// A value added to the new wavefield at one grid point after a sweep (the
+/// grid's own coordinates: with several ranks, every copy of the point a rank
+/// holds, its own or a halo copy of a neighbour's).
 struct Injection {
   int i = 0, j = 0, k = 0;
   double value = 0;
@@ -38,6 +42,19 @@ struct TableReport {
   stencilc::seismic::EteFit fit;
 };
 
+/// The velocities of the whole model, from those of this process's part (the
+/// identity in one process): the ETE table has one column per velocity, the
+/// same on every rank.
+using UniteVelocities = std::function<std::set<float>(const std::set<float> &)>;
+
+/// Runs one step of a kernel: the whole grid at once, or distributed with
+/// halo exchange (Distribution::step).
+using Stepper =
+    std::function<void(const rt::KernelInfo &, const rt::ErasedArgs &, const rt::RunOptions &)>;
+
+/// The generated kernel an operator runs, for sizing a distribution's halo.
+const rt::KernelInfo &kernelOf(Operator op);
+
 class Propagator {
 public:
   /// Fields of the model's shape (its halo must be at least the stencils'
@@ -46,24 +63,29 @@ public:
   /// on a model the operator cannot run (e.g. an unstable ETE fit).
   static std::unique_ptr<Propagator> create(Operator op, const rt::Grid<float> &velocity,
                                             const rt::Grid<float> &damping, double h, double dt,
-                                            const std::string &stencilDir);
+                                            const std::string &stencilDir,
+                                            const UniteVelocities &unite = {});
   virtual ~Propagator() = default;
 
   /// The wavefield at t and t−Δt: both zero at the start.
   rt::Grid<float> &current() { return *current_; }
   rt::Grid<float> &previous() { return *previous_; }
 
-  /// One step: the kernel's sweep, then the injections added to the new
-  /// level, then the levels rotate (current() is the new level).
-  void step(const std::vector<Injection> &injections, const rt::RunOptions &options = {});
+  /// One step: the kernel's sweep (through `stepper`, the whole grid by
+  /// default), then the injections added to the new level, then the levels
+  /// rotate (current() is the new level).
+  void step(const std::vector<Injection> &injections, const rt::RunOptions &options = {},
+            const Stepper &stepper = {});
 
   /// Set only for the ETE operator.
   const TableReport *tableReport() const { return table_ ? table_.get() : nullptr; }
 
 protected:
   Propagator(const rt::GridShape &shape);
-  /// Writes the new level into `next` from current() and previous().
-  virtual void sweep(rt::Grid<float> &next, const rt::RunOptions &options) = 0;
+  /// The kernel's arguments for writing the new level into `next` from
+  /// current() and previous() (in place: `next` is previous()'s storage).
+  virtual rt::ErasedArgs args(rt::Grid<float> &next) = 0;
+  virtual const rt::KernelInfo &kernel() const = 0;
 
   rt::Grid<float> levelA_, levelB_;
   rt::Grid<float> *current_, *previous_;

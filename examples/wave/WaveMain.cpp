@@ -2,6 +2,7 @@
 //
 //   wave [--operator ete37|fd8] [--model layered|homogeneous] [--size 160x160x200]
 //        [--time 1.0 | --steps N] [--courant 0.4] [--snapshot-every K] [--out DIR]
+//   mpiexec -n N wave ... [--ranks NXxNYxNZ] [--overlap=false]
 //
 // A Ricker source near the top of a layered model with a high-velocity body,
 // an absorbing sponge, a line of receivers recording a seismogram, and
@@ -9,7 +10,12 @@
 // thread while the next steps compute. The time step is the Courant number
 // times h / v_max; the ETE table is fitted for exactly that step.
 //
+// Under mpiexec each rank builds and steps its own part of the grid
+// (Distribution.h); rank 0 assembles and writes the pictures, which are the
+// same, bit for bit, as those of one process.
+//
 //===----------------------------------------------------------------------===//
+#include "Distribution.h"
 #include "Model.h"
 #include "Propagator.h"
 #include "SnapshotWriter.h"
@@ -25,6 +31,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <set>
 #include <stdexcept>
 
 using namespace wave;
@@ -64,6 +72,13 @@ cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, b
                                    cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir", cl::desc("Where ete37_sponge.stencil is"),
                                       cl::init(WAVE_STENCIL_DIR));
+cl::opt<std::string> ranksOption("ranks",
+                                 cl::desc("Under mpiexec: the rank grid NXxNYxNZ (default: "
+                                          "chosen by MPI_Dims_create)"),
+                                 cl::init(""));
+cl::opt<bool> overlapOption("overlap",
+                            cl::desc("Under mpiexec: exchange halos while the interior computes"),
+                            cl::init(true));
 
 struct Size {
   int nx, ny, nz;
@@ -80,6 +95,18 @@ Size parseSize(const std::string &text) {
   throw std::invalid_argument("--size: expected N or NXxNYxNZ, got '" + text + "'");
 }
 
+/// The part of an nx-wide picture this process holds: the rows of `owned`
+/// along x, and along the picture's other axis [lo, hi).
+rt::Image2D part(const rt::Box &owned, int lo, int hi,
+                 const std::function<float(int i, int other)> &value) {
+  rt::Image2D image{owned.x1 - owned.x0, hi - lo, {}};
+  image.values.resize(std::size_t(image.width) * image.height);
+  for (int o = lo; o < hi; ++o)
+    for (int i = owned.x0; i < owned.x1; ++i)
+      image.at(i - owned.x0, o - lo) = value(i, o);
+  return image;
+}
+
 double maxOf(const rt::Grid<float> &g) {
   double m = 0;
   g.forEachInteriorPoint([&](int i, int j, int k) { m = std::max(m, double(g(i, j, k))); });
@@ -88,12 +115,23 @@ double maxOf(const rt::Grid<float> &g) {
 
 /// The slices through the source of the current wavefield, clipped at half
 /// the slice's largest amplitude so the weaker arrivals show.
-void submitSnapshots(SnapshotWriter &writer, const rt::Grid<float> &p, int step, int sj, int sk,
-                     const std::string &dir) {
+void submitSnapshots(SnapshotWriter &writer, const Distribution &dist, const rt::Grid<float> &p,
+                     int step, int sj, int sk, int nx, int ny, int nz, const std::string &dir) {
+  const rt::Box o = dist.owned();
   for (bool vertical : {true, false}) {
+    // Each rank's part of the slice (none if the slice misses its box), assembled on rank 0.
+    const bool mine = vertical ? sj >= o.y0 && sj < o.y1 : sk >= o.z0 && sk < o.z1;
+    rt::Image2D piece;
+    if (mine && vertical)
+      piece = part(o, o.z0, o.z1, [&](int i, int k) { return p(i - o.x0, sj - o.y0, k - o.z0); });
+    if (mine && !vertical)
+      piece = part(o, o.y0, o.y1, [&](int i, int j) { return p(i - o.x0, j - o.y0, sk - o.z0); });
+    rt::Image2D image = dist.gather(piece, o.x0, vertical ? o.z0 : o.y0, nx, vertical ? nz : ny);
+    if (!dist.root())
+      continue;
     Snapshot s;
     s.stem = fmt::format("{}/snapshot_{:05d}_{}", dir, step, vertical ? "xz" : "xy");
-    s.image = vertical ? rt::sliceXZ(p, sj) : rt::sliceXY(p, sk);
+    s.image = std::move(image);
     s.hi = 0.5 * rt::maxAbs(s.image);
     s.lo = -s.hi;
     s.scale = 2;
@@ -101,13 +139,35 @@ void submitSnapshots(SnapshotWriter &writer, const rt::Grid<float> &p, int step,
   }
 }
 
+/// Every copy of global point (i, j, k) this process holds, its own or a
+/// halo copy of a neighbour's, in its grid's coordinates: a source must show
+/// in both, as it would in one process.
+std::vector<Injection> copiesOf(const rt::Box &o, int halo, int i, int j, int k, double value) {
+  const int li = i - o.x0, lj = j - o.y0, lk = k - o.z0;
+  const bool inside = li >= -halo && li < o.x1 - o.x0 + halo && lj >= -halo &&
+                      lj < o.y1 - o.y0 + halo && lk >= -halo && lk < o.z1 - o.z0 + halo;
+  if (!inside)
+    return {};
+  return {{li, lj, lk, value}};
+}
+
+/// The errors every process meets alike (options, the model, the split) end
+/// the run everywhere with one message; after this point a failure may be
+/// one process's alone (a file it cannot write), and ends every process.
+bool everyProcessAgrees = true;
+
 int run() {
   const Size n = parseSize(sizeOption);
   const double h = spacingOption;
+  auto variant = rt::parseVariant(variantOption);
+  if (!variant)
+    throw std::invalid_argument("--variant: naive, blocked or planes");
+  Distribution dist(n.nx, n.ny, n.nz, ranksOption, kernelOf(operatorOption), overlapOption);
+  const rt::Box owned = dist.owned();
   rt::Grid<float> velocity = modelOption == ModelKind::Layered
-                                 ? layeredModel(n.nx, n.ny, n.nz)
-                                 : homogeneousModel(n.nx, n.ny, n.nz, float(velocityOption));
-  const double vmax = maxOf(velocity);
+                                 ? layeredModel(n.nx, n.ny, n.nz, owned)
+                                 : homogeneousModel(owned, float(velocityOption));
+  const double vmax = dist.max(maxOf(velocity));
   const double dt = courantOption * h / vmax;
   const int steps = stepsOption > 0 ? stepsOption : int(std::lround(timeOption / dt));
   const int every = snapshotEvery > 0 ? snapshotEvery : std::max(1, steps / 8);
@@ -119,19 +179,26 @@ int run() {
   if (sk >= n.nz)
     throw std::invalid_argument("--source-depth is below the grid");
   const double f0 = frequencyOption, t0 = 1.2 / f0;
-  auto variant = rt::parseVariant(variantOption);
-  if (!variant)
-    throw std::invalid_argument("--variant: naive, blocked or planes");
-  std::filesystem::create_directories(outOption.getValue());
+  rt::Grid<float> damping =
+      spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, kHalo}, owned, spongeOption);
+  auto propagator =
+      Propagator::create(operatorOption, velocity, damping, h, dt, stencilDirOption,
+                         [&](const std::set<float> &mine) { return dist.unite(mine); });
   const std::string dir = outOption;
-
-  rt::Grid<float> damping = spongeDamping(velocity.shape(), spongeOption);
-  auto propagator = Propagator::create(operatorOption, velocity, damping, h, dt, stencilDirOption);
-  fmt::print("wave: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} "
-             "steps = {:.3f} s, Ricker {} Hz at ({}, {}, {})\n",
-             operatorName(operatorOption), n.nx, n.ny, n.nz, h, dt, courantOption.getValue(), steps,
-             steps * dt, f0, si, sj, sk);
-  if (const TableReport *table = propagator->tableReport()) {
+  // Nothing is written before the run is known to start.
+  if (dist.root())
+    std::filesystem::create_directories(dir);
+  everyProcessAgrees = false;
+  if (dist.root()) {
+    fmt::print("wave: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} "
+               "steps = {:.3f} s, Ricker {} Hz at ({}, {}, {})\n",
+               operatorName(operatorOption), n.nx, n.ny, n.nz, h, dt, courantOption.getValue(),
+               steps, steps * dt, f0, si, sj, sk);
+    if (dist.ranks() > 1)
+      fmt::print("wave: {} ({} halo exchange overlapped with the interior)\n", dist.describe(),
+                 overlapOption ? "every" : "no");
+  }
+  if (const TableReport *table = propagator->tableReport(); table && dist.root()) {
     const auto &fit = table->fit;
     fmt::print("ETE table: {} velocities, worst in-band misfit {:.2e} (rms {:.2e}), worst "
                "amplification {:.9f}\n",
@@ -140,59 +207,93 @@ int run() {
                *std::max_element(fit.rmsMisfit.begin(), fit.rmsMisfit.end()),
                *std::max_element(fit.maxAmplification.begin(), fit.maxAmplification.end()));
   }
-
   SnapshotWriter writer;
   {
-    Snapshot model;
-    model.stem = dir + "/velocity_xz";
-    model.image = rt::sliceXZ(velocity, sj);
-    model.lo = 1500;
-    model.hi = std::max(vmax, 1501.0);
-    model.map = rt::ColourMap::Sequential;
-    model.scale = 2;
-    writer.submit(std::move(model));
+    const bool mine = sj >= owned.y0 && sj < owned.y1;
+    rt::Image2D piece;
+    if (mine)
+      piece = part(owned, owned.z0, owned.z1, [&](int i, int k) {
+        return velocity(i - owned.x0, sj - owned.y0, k - owned.z0);
+      });
+    rt::Image2D image = dist.gather(piece, owned.x0, owned.z0, n.nx, n.nz);
+    if (dist.root()) {
+      Snapshot model;
+      model.stem = dir + "/velocity_xz";
+      model.image = std::move(image);
+      model.lo = 1500;
+      model.hi = std::max(vmax, 1501.0);
+      model.map = rt::ColourMap::Sequential;
+      model.scale = 2;
+      writer.submit(std::move(model));
+    }
   }
-
-  // Receivers: every point of the line through the source at its depth.
-  rt::Image2D seismogram{n.nx, steps, std::vector<float>(size_t(n.nx) * steps)};
-  const double sourceScale = dt * dt * double(velocity(si, sj, sk)) * velocity(si, sj, sk) /
-                             (h * h * h); // δ(x) on the grid is 1/h³ at one point
+  // Receivers: every point of the line through the source at its depth; each
+  // rank records those it owns.
+  const bool recording = sj >= owned.y0 && sj < owned.y1 && sk >= owned.z0 && sk < owned.z1;
+  rt::Image2D traces{recording ? owned.x1 - owned.x0 : 0, recording ? steps : 0, {}};
+  traces.values.resize(std::size_t(traces.width) * traces.height);
+  // δ(x) on the grid is 1/h³ at one point.
+  const double vSource = dist.max(owned.x0 <= si && si < owned.x1 && owned.y0 <= sj &&
+                                          sj < owned.y1 && owned.z0 <= sk && sk < owned.z1
+                                      ? velocity(si - owned.x0, sj - owned.y0, sk - owned.z0)
+                                      : 0.0);
+  const double sourceScale = dt * dt * vSource * vSource / (h * h * h);
   const rt::RunOptions runOptions{*variant};
+  const Stepper stepper = [&](const rt::KernelInfo &, const rt::ErasedArgs &args,
+                              const rt::RunOptions &options) { dist.step(args, options); };
   double stepSeconds = 0;
   for (int step = 0; step < steps; ++step) {
     const auto start = std::chrono::steady_clock::now();
-    propagator->step({{si, sj, sk, sourceScale * ricker(step * dt, f0, t0)}}, runOptions);
+    propagator->step(copiesOf(owned, kHalo, si, sj, sk, sourceScale * ricker(step * dt, f0, t0)),
+                     runOptions, stepper);
     stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const rt::Grid<float> &p = propagator->current();
-    for (int i = 0; i < n.nx; ++i)
-      seismogram.at(i, step) = p(i, sj, sk);
+    if (recording)
+      for (int i = owned.x0; i < owned.x1; ++i)
+        traces.at(i - owned.x0, step) = p(i - owned.x0, sj - owned.y0, sk - owned.z0);
     if ((step + 1) % every == 0)
-      submitSnapshots(writer, p, step + 1, sj, sk, dir);
+      submitSnapshots(writer, dist, p, step + 1, sj, sk, n.nx, n.ny, n.nz, dir);
   }
-  Snapshot record;
-  record.stem = dir + "/seismogram";
-  record.hi = 0.1 * rt::maxAbs(seismogram); // the direct wave would hide the reflections
-  record.lo = -record.hi;
-  record.image = std::move(seismogram);
-  writer.submit(std::move(record));
+  rt::Image2D seismogram = dist.gather(traces, owned.x0, 0, n.nx, steps);
+  stepSeconds = dist.max(stepSeconds);
+  const double haloSeconds = dist.max(dist.haloSeconds());
+  if (dist.root()) {
+    Snapshot record;
+    record.stem = dir + "/seismogram";
+    record.hi = 0.1 * rt::maxAbs(seismogram); // the direct wave would hide the reflections
+    record.lo = -record.hi;
+    record.image = std::move(seismogram);
+    writer.submit(std::move(record));
+  }
   writer.drain();
-
-  const double points = double(n.nx) * n.ny * n.nz * steps;
-  fmt::print("{} steps in {:.2f} s ({:.0f} Mpoint/s); {} pictures in {}/ (snapshot_*_xz.png: "
-             "vertical slices through the source, seismogram.png: receivers across, time "
-             "down; .npy beside each)\n",
-             steps, stepSeconds, points / stepSeconds * 1e-6, writer.written(), dir);
+  if (dist.root()) {
+    const double points = double(n.nx) * n.ny * n.nz * steps;
+    fmt::print("{} steps in {:.2f} s ({:.0f} Mpoint/s{}); {} pictures in {}/ (snapshot_*_xz.png: "
+               "vertical slices through the source, seismogram.png: receivers across, time "
+               "down; .npy beside each)\n",
+               steps, stepSeconds, points / stepSeconds * 1e-6,
+               dist.ranks() > 1 ? fmt::format(", {:.2f} s in halo exchange", haloSeconds) : "",
+               writer.written(), dir);
+  }
   return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
+  ProcessGroup processes(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "3D acoustic forward modelling with stencilc kernels\n");
   try {
     return run();
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "wave: error: %s\n", e.what());
-    return 1;
+    // Before the run starts every process fails alike: rank 0 says why and all
+    // leave. After, a failure may be one process's: it says why and ends them all.
+    if (everyProcessAgrees) {
+      if (ProcessGroup::rank() == 0)
+        std::fprintf(stderr, "wave: error: %s\n", e.what());
+      return 1;
+    }
+    std::fprintf(stderr, "wave: error (rank %d): %s\n", ProcessGroup::rank(), e.what());
+    ProcessGroup::abort(1);
   }
 }

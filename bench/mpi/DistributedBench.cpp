@@ -1,0 +1,188 @@
+//===- DistributedBench.cpp - Time per step of a kernel over MPI ranks ----===//
+//
+//   mpiexec -n N distributed-bench --kernel acoustic_iso8 --size 256 [--ranks 2x1x1]
+//        [--variant naive] [--steps 10] [--rounds 3]
+//
+// Each rank allocates only its own subdomain (with the halo), fills it with
+// random levels, and runs the generated kernel distributed: per round, a
+// few steps with the exchange overlapped with the interior and as many
+// without, alternating. It prints, from rank 0, the median seconds per step
+// of each, the halo seconds per step (packing, waiting, unpacking) and the
+// overlap gain. scripts/distributed-bench.sh compares N ranks x 1 thread with
+// 1 rank x N threads (docs/DISTRIBUTED.md).
+//
+//===----------------------------------------------------------------------===//
+#include <stencilc/KernelData.h>
+#include <stencilc/mpi/DistributedKernel.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace stencilc;
+using namespace stencilc::rt;
+
+namespace {
+
+struct Options {
+  std::string kernel = "acoustic_iso8";
+  std::string ranks;
+  Extent size{256, 256, 256};
+  Variant variant = Variant::Naive;
+  int steps = 10, rounds = 3;
+};
+
+[[noreturn]] void fail(int rank, const std::string &message) {
+  if (rank == 0)
+    std::fprintf(stderr, "distributed-bench: error: %s\n", message.c_str());
+  MPI_Finalize();
+  std::exit(2);
+}
+
+Options parse(int argc, char **argv, int rank) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        fail(rank, arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--kernel")
+      o.kernel = value();
+    else if (arg == "--ranks")
+      o.ranks = value();
+    else if (arg == "--size") {
+      const std::string v = value();
+      int nx = 0, ny = 0, nz = 0;
+      char tail = 0;
+      if (std::sscanf(v.c_str(), "%dx%dx%d%c", &nx, &ny, &nz, &tail) == 3 && nx > 0 && ny > 0 &&
+          nz > 0)
+        o.size = {nx, ny, nz};
+      else if (std::sscanf(v.c_str(), "%d%c", &nx, &tail) == 1 && nx > 0)
+        o.size = {nx, nx, nx};
+      else
+        fail(rank, "--size: expected N or NXxNYxNZ, got '" + v + "'");
+    } else if (arg == "--variant") {
+      const std::string v = value();
+      auto parsed = parseVariant(v);
+      if (!parsed)
+        fail(rank, "--variant: naive, blocked or planes, not '" + v + "'");
+      o.variant = *parsed;
+    } else if (arg == "--steps")
+      o.steps = std::atoi(value().c_str());
+    else if (arg == "--rounds")
+      o.rounds = std::atoi(value().c_str());
+    else
+      fail(rank, "unknown option " + arg);
+  }
+  if (o.steps < 1 || o.rounds < 1)
+    fail(rank, "--steps and --rounds must be at least 1");
+  return o;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+} // namespace
+
+/// The benchmark proper; everything MPI it makes is gone when it returns.
+void benchmark(int argc, char **argv) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Options o = parse(argc, argv, rank);
+  const KernelInfo *info = findKernel(o.kernel);
+  if (!info)
+    fail(rank, "no kernel '" + o.kernel + "' in this program (acoustic_iso8, ete37)");
+
+  mpi::RankGrid grid;
+  if (!o.ranks.empty()) {
+    std::string error;
+    auto parsed = mpi::parseRankGrid(o.ranks, info->dims, error);
+    if (!parsed)
+      fail(rank, "--ranks: " + error);
+    grid = *parsed;
+  }
+  std::unique_ptr<mpi::Decomposition> d;
+  try {
+    d = std::make_unique<mpi::Decomposition>(MPI_COMM_WORLD, info->dims, o.size, mpi::haloOf(*info),
+                                             grid);
+  } catch (const mpi::DecompositionError &e) {
+    fail(rank, e.what());
+  }
+  const Extent local = d->local();
+  // In place, as the wave example and production runs keep two levels.
+  KernelData data(*info, GridShape{info->dims, local.nx, local.ny, local.nz, info->radius},
+                  /*tableColumns=*/902, /*inPlace=*/true);
+  for (size_t f = 0; f < info->fields.size(); ++f)
+    std::visit(
+        [&](auto &g) {
+          using T = typename std::decay_t<decltype(g)>::value_type;
+          if constexpr (std::is_floating_point_v<T>)
+            g.fillRandom(uint64_t(rank) * 100 + f, T(0.5), T(1.5));
+          else
+            g.fillWith([](int i, int j, int k) { return (i + 3 * j + 7 * k) % 902; });
+        },
+        data.field(int(f)));
+  for (size_t t = 0; t < info->tables.size(); ++t) {
+    auto &table = data.table<float>(int(t));
+    for (int r = 0; r < table.rows(); ++r)
+      for (int c = 0; c < table.cols(); ++c)
+        table(r, c) = 0.01f;
+  }
+  mpi::DistributedKernel kernel(*info, *d);
+  RunOptions options;
+  options.variant = o.variant;
+
+  auto timeSteps = [&](bool overlap) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double halo0 = kernel.haloSeconds(), t0 = MPI_Wtime();
+    for (int s = 0; s < o.steps; ++s) {
+      kernel.step(data.args(), options, overlap);
+      data.rotate();
+    }
+    double seconds = (MPI_Wtime() - t0) / o.steps, halo = (kernel.haloSeconds() - halo0) / o.steps;
+    // The slowest rank sets the step.
+    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return std::pair{seconds, halo};
+  };
+  timeSteps(true); // warm-up: first touch, caches
+  std::vector<double> with, without, haloWith, haloWithout;
+  for (int round = 0; round < o.rounds; ++round) {
+    auto [a, ha] = timeSteps(true);
+    auto [b, hb] = timeSteps(false);
+    with.push_back(a);
+    haloWith.push_back(ha);
+    without.push_back(b);
+    haloWithout.push_back(hb);
+  }
+  if (rank == 0) {
+    const double points = double(o.size.nx) * o.size.ny * o.size.nz;
+    const char *threads = std::getenv("OMP_NUM_THREADS");
+    std::printf("{\"kernel\": \"%s\", \"variant\": \"%s\", \"size\": [%d, %d, %d], \"ranks\": "
+                "\"%s\", \"threads_per_rank\": \"%s\", \"steps\": %d, \"rounds\": %d,\n"
+                " \"seconds_per_step\": %.6f, \"gpts_per_s\": %.4f, \"halo_seconds_per_step\": "
+                "%.6f, \"sends_per_step_rank0\": %d,\n"
+                " \"no_overlap_seconds_per_step\": %.6f, \"no_overlap_halo_seconds_per_step\": "
+                "%.6f, \"overlap_gain\": %.3f}\n",
+                info->name, variantName(o.variant), o.size.nx, o.size.ny, o.size.nz,
+                mpi::rankGridText(d->ranks(), info->dims).c_str(), threads ? threads : "default",
+                o.steps, o.rounds, median(with), points / median(with) * 1e-9, median(haloWith),
+                kernel.sendsPerStep(), median(without), median(haloWithout),
+                median(without) / median(with));
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  benchmark(argc, argv);
+  MPI_Finalize();
+  return 0;
+}

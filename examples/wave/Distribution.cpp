@@ -1,0 +1,143 @@
+//===- Distribution.cpp ---------------------------------------------------===//
+#include "Distribution.h"
+
+#include <stdexcept>
+
+#ifdef WAVE_WITH_MPI
+#include "stencilc/mpi/DistributedKernel.h"
+#include "stencilc/mpi/Gather.h"
+
+#include <vector>
+#endif
+
+namespace wave {
+
+#ifdef WAVE_WITH_MPI
+
+namespace mpi = stencilc::rt::mpi;
+
+struct Distribution::Impl {
+  Impl(int nx, int ny, int nz, const mpi::RankGrid &grid, const rt::KernelInfo &kernel,
+       bool overlap)
+      : decomposition(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid),
+        step(kernel, decomposition), overlap(overlap) {}
+  mpi::Decomposition decomposition;
+  mpi::DistributedKernel step;
+  bool overlap;
+};
+
+namespace {
+mpi::RankGrid parseRanks(const std::string &text) {
+  if (text.empty())
+    return {};
+  std::string error;
+  auto grid = mpi::parseRankGrid(text, 3, error);
+  if (!grid)
+    throw std::invalid_argument("--ranks: " + error);
+  return *grid;
+}
+} // namespace
+
+Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
+                           const rt::KernelInfo &kernel, bool overlap) {
+  try {
+    impl_ = std::make_unique<Impl>(nx, ny, nz, parseRanks(ranks), kernel, overlap);
+  } catch (const mpi::DecompositionError &e) {
+    throw std::invalid_argument(e.what());
+  }
+}
+Distribution::~Distribution() = default;
+
+int Distribution::rank() const { return impl_->decomposition.rank(); }
+int Distribution::ranks() const { return impl_->decomposition.size(); }
+std::string Distribution::describe() const { return impl_->decomposition.describe(); }
+rt::Box Distribution::owned() const { return impl_->decomposition.owned(); }
+rt::GridShape Distribution::localShape(int halo) const {
+  const rt::Extent e = impl_->decomposition.local();
+  return {3, e.nx, e.ny, e.nz, halo};
+}
+void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
+  impl_->step.step(args, options, impl_->overlap);
+}
+double Distribution::haloSeconds() const { return impl_->step.haloSeconds(); }
+
+double Distribution::max(double mine) const {
+  double all = mine;
+  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, impl_->decomposition.comm());
+  return all;
+}
+
+std::set<float> Distribution::unite(const std::set<float> &mine) const {
+  MPI_Comm comm = impl_->decomposition.comm();
+  const int count = int(mine.size());
+  std::vector<int> counts(ranks()), displacements(ranks());
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  int total = 0;
+  for (int r = 0; r < ranks(); ++r) {
+    displacements[r] = total;
+    total += counts[r];
+  }
+  std::vector<float> values(mine.begin(), mine.end());
+  std::vector<float> all(static_cast<std::size_t>(total));
+  MPI_Allgatherv(values.data(), count, MPI_FLOAT, all.data(), counts.data(), displacements.data(),
+                 MPI_FLOAT, comm);
+  return {all.begin(), all.end()};
+}
+
+rt::Image2D Distribution::gather(const rt::Image2D &part, int x0, int y0, int width,
+                                 int height) const {
+  return mpi::gatherImage(impl_->decomposition.comm(), {x0, y0, part}, width, height);
+}
+
+ProcessGroup::ProcessGroup(int &argc, char **&argv) { MPI_Init(&argc, &argv); }
+ProcessGroup::~ProcessGroup() { MPI_Finalize(); }
+bool ProcessGroup::distributed() { return true; }
+int ProcessGroup::rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+void ProcessGroup::abort(int status) {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::exit(status);
+}
+
+#else // One process: the whole grid.
+
+struct Distribution::Impl {
+  int nx, ny, nz;
+  const rt::KernelInfo &kernel;
+};
+
+Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
+                           const rt::KernelInfo &kernel, bool)
+    : impl_(std::make_unique<Impl>(Impl{nx, ny, nz, kernel})) {
+  if (!ranks.empty() && ranks != "1x1x1")
+    throw std::invalid_argument("--ranks " + ranks +
+                                ": this build has no MPI (docs/DISTRIBUTED.md)");
+}
+Distribution::~Distribution() = default;
+int Distribution::rank() const { return 0; }
+int Distribution::ranks() const { return 1; }
+std::string Distribution::describe() const { return "1 process"; }
+rt::Box Distribution::owned() const { return {0, 0, 0, impl_->nx, impl_->ny, impl_->nz}; }
+rt::GridShape Distribution::localShape(int halo) const {
+  return {3, impl_->nx, impl_->ny, impl_->nz, halo};
+}
+void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
+  impl_->kernel.run(args, options);
+}
+double Distribution::haloSeconds() const { return 0; }
+double Distribution::max(double mine) const { return mine; }
+std::set<float> Distribution::unite(const std::set<float> &mine) const { return mine; }
+rt::Image2D Distribution::gather(const rt::Image2D &part, int, int, int, int) const { return part; }
+
+ProcessGroup::ProcessGroup(int &, char **&) {}
+ProcessGroup::~ProcessGroup() = default;
+bool ProcessGroup::distributed() { return false; }
+int ProcessGroup::rank() { return 0; }
+void ProcessGroup::abort(int status) { std::exit(status); }
+
+#endif
+
+} // namespace wave

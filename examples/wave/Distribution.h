@@ -1,0 +1,69 @@
+//===- Distribution.h - The example's grid over one process or many -------===//
+//
+// With MPI (docs/DISTRIBUTED.md), `mpiexec -n N wave ...` splits the grid
+// into one box per rank: each rank builds its own part of the model (and the
+// halo around it), steps it with halo exchange, and rank 0 assembles the
+// snapshots and the seismogram. Without MPI, or with one rank, the one box
+// is the whole grid. The time loop is the same either way.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/Grid.h"
+#include "stencilc/Kernel.h"
+#include "stencilc/Png.h"
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace wave {
+
+namespace rt = stencilc::rt;
+
+class Distribution {
+public:
+  /// Splits nx x ny x nz for `kernel` (its reach sets the halo): `ranks` is
+  /// the rank grid ("2x1x2") or empty to let MPI choose. Collective; throws
+  /// std::invalid_argument, the same on every rank, for a split that cannot work.
+  Distribution(int nx, int ny, int nz, const std::string &ranks, const rt::KernelInfo &kernel,
+               bool overlap);
+  ~Distribution();
+
+  int rank() const;
+  int ranks() const;
+  bool root() const { return rank() == 0; }
+  std::string describe() const;
+  /// The interior points this process owns, in global coordinates.
+  rt::Box owned() const;
+  rt::GridShape localShape(int halo) const;
+
+  /// One step of `kernel` on this process's grids, exchanging halos between ranks.
+  void step(const rt::ErasedArgs &args, const rt::RunOptions &options);
+  double haloSeconds() const;
+
+  // Collectives: every process calls them with its own part.
+  double max(double mine) const;
+  /// Every distinct value any process holds.
+  std::set<float> unite(const std::set<float> &mine) const;
+  /// On the root, the picture the parts tile; elsewhere an empty image.
+  rt::Image2D gather(const rt::Image2D &part, int x0, int y0, int width, int height) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// MPI_Init/MPI_Finalize around the program when built with MPI; nothing otherwise.
+class ProcessGroup {
+public:
+  ProcessGroup(int &argc, char **&argv);
+  ~ProcessGroup();
+  static bool distributed(); ///< built with MPI
+  static int rank();
+  /// Every process leaves with `status`; used when only some processes failed.
+  [[noreturn]] static void abort(int status);
+};
+
+} // namespace wave

@@ -1,0 +1,73 @@
+//===- HaloExchange.h - The halo cells one field's neighbours read --------===//
+//
+// After a step each rank sends its neighbours the cells of a field they read
+// and receives the cells it reads of theirs, for exactly the directions the
+// stencil reaches (rt::KernelFieldInfo::neighbours: the six faces for a star,
+// edges and corners where a read crosses two or three axes at once). The
+// cells are packed into buffers bound to persistent requests made once, so a
+// step only packs, starts, waits and unpacks.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/mpi/Decomposition.h"
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace stencilc::rt::mpi {
+
+/// How far a field's reads reach ({x-, x+, y-, y+, z-, z+}) and the
+/// directions they reach, as rt::KernelFieldInfo carries them.
+struct Reach {
+  std::array<int, 6> cells = {0, 0, 0, 0, 0, 0};
+  unsigned neighbours = 0;
+  int below(int axis) const { return cells[2 * axis]; }
+  int above(int axis) const { return cells[2 * axis + 1]; }
+  /// Both reaches together: every cell and direction either reads.
+  Reach merged(const Reach &other) const;
+};
+
+/// Bit of direction (dx, dy, dz) in Reach::neighbours.
+constexpr int directionBit(int dx, int dy, int dz) {
+  return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
+}
+
+class HaloExchange {
+public:
+  /// Persistent requests for a field of `elementBytes`-byte elements on this
+  /// rank's local grid; `tag` tells this field's messages from others'.
+  HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag);
+  ~HaloExchange();
+  HaloExchange(const HaloExchange &) = delete;
+  HaloExchange &operator=(const HaloExchange &) = delete;
+  HaloExchange(HaloExchange &&) noexcept;
+
+  /// Packs the cells the neighbours read of `field` (local grid, origin at the
+  /// first interior point) and starts every send and receive.
+  void start(const ErasedField &field);
+  /// Waits for them and unpacks the received cells into `field`'s halo.
+  void finish(const ErasedField &field);
+
+  /// Messages this rank sends per exchange (those it receives may differ
+  /// for a stencil that reads one way more than the other).
+  int sends() const { return int(sends_.size()); }
+  int receives() const { return int(receives_.size()); }
+
+private:
+  struct Message {
+    Box cells; ///< local coordinates; may lie in the halo (receives)
+    int peer = MPI_PROC_NULL;
+    int tag = 0;
+    std::vector<std::byte> buffer;
+  };
+  void pack(const ErasedField &field, Message &m) const;
+  void unpack(const ErasedField &field, const Message &m) const;
+
+  int elementBytes_;
+  std::vector<Message> sends_, receives_;
+  std::vector<MPI_Request> requests_; ///< receives first, then sends
+};
+
+} // namespace stencilc::rt::mpi

@@ -1,0 +1,314 @@
+//===- DistributedKernelTest.cpp - N ranks give the one-rank bits ---------===//
+//
+// Run under `mpiexec -n N` (tests/mpi/CMakeLists.txt: N = 1 to 4, more ranks
+// than cores). Every rank builds the same random global problem, runs it on
+// the whole grid in its own process (the one-rank result, which
+// CpuKernelTest checks against the reference evaluator), then runs it
+// distributed on its subdomain with halo exchange, and compares its part of
+// every time level bit for bit after three steps. For every generated kernel
+// of tests/kernels, every variant, every rank grid N ranks make along each
+// axis, with and without overlap, in place and out of place, on sizes that
+// no rank count divides.
+//
+//===----------------------------------------------------------------------===//
+#include <stencilc/KernelData.h>
+#include <stencilc/mpi/DistributedKernel.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace stencilc;
+using namespace stencilc::rt;
+using mpi::RankGrid;
+
+namespace {
+
+int worldSize() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+/// Every rank grid of `n` ranks in `dims` dimensions: splits along each axis alone, then the rest.
+std::vector<RankGrid> rankGrids(int n, int dims) {
+  std::vector<RankGrid> grids;
+  for (int px = 1; px <= n; ++px)
+    for (int py = 1; px * py <= n; ++py) {
+      if (n % (px * py))
+        continue;
+      const int pz = n / (px * py);
+      if (dims == 2 && pz != 1)
+        continue;
+      grids.push_back({{px, py, pz}});
+    }
+  return grids;
+}
+
+int tableColumns() { return 7; }
+
+/// The global problem: random levels and coefficients (halos included, as a
+/// one-rank run reads them at the boundary), index values inside the tables,
+/// output interiors poisoned unless they share storage with an input.
+void fillGlobal(KernelData &data, bool inPlace) {
+  const KernelInfo &info = data.info();
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    const std::string role = info.fields[f].role;
+    if (inPlace && info.fields[f].overwrites >= 0)
+      continue;
+    std::visit(
+        [&](auto &g) {
+          using T = typename std::decay_t<decltype(g)>::value_type;
+          if constexpr (std::is_floating_point_v<T>) {
+            g.fillRandom(100 + f, role == "in" ? T(0.5) : T(-1), role == "in" ? T(1.5) : T(1));
+            if (role == "out")
+              g.forEachInteriorPoint([&](int i, int j, int k) { g(i, j, k) = T(NAN); });
+          } else {
+            g.fillWith([&](int i, int j, int k) {
+              return (unsigned(i * 7 + j * 13 + k * 31 + 97) * 2654435761u >> 7) % tableColumns();
+            });
+          }
+        },
+        data.field(int(f)));
+  }
+  uint64_t seed = 7;
+  auto fillTable = [&](auto &t) {
+    for (int r = 0; r < t.rows(); ++r)
+      for (int c = 0; c < t.cols(); ++c)
+        t(r, c) =
+            float(((seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 40) % 1000) /
+            1000.0f;
+  };
+  for (size_t t = 0; t < info.tables.size(); ++t) {
+    if (std::string(info.elemType) == "float")
+      fillTable(data.table<float>(int(t)));
+    else
+      fillTable(data.table<double>(int(t)));
+  }
+  for (double &s : data.scalars())
+    s = 0.25;
+}
+
+/// This rank's part of the global problem: its box and the halo around it.
+void scatter(KernelData &global, KernelData &local, const Box &owned) {
+  const KernelInfo &info = global.info();
+  for (size_t f = 0; f < info.fields.size(); ++f)
+    std::visit(
+        [&](auto &l) {
+          using G = std::decay_t<decltype(l)>;
+          const G &g = std::get<G>(global.field(int(f)));
+          l.forEachPointWithHalo([&](int i, int j, int k) {
+            l(i, j, k) = g(i + owned.x0, j + owned.y0, k + owned.z0);
+          });
+        },
+        local.field(int(f)));
+  // Tables are replicated: every rank holds all of them.
+  auto copyTable = [](const auto &from, auto &to) {
+    for (int r = 0; r < from.rows(); ++r)
+      for (int c = 0; c < from.cols(); ++c)
+        to(r, c) = from(r, c);
+  };
+  for (size_t t = 0; t < info.tables.size(); ++t) {
+    if (std::string(info.elemType) == "float")
+      copyTable(global.table<float>(int(t)), local.table<float>(int(t)));
+    else
+      copyTable(global.table<double>(int(t)), local.table<double>(int(t)));
+  }
+  local.scalars() = global.scalars();
+}
+
+/// Points of this rank's box whose bits differ from the global run's, over every level.
+long long differences(KernelData &global, KernelData &local, const Box &owned) {
+  const KernelInfo &info = global.info();
+  long long differing = 0;
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    const std::string role = info.fields[f].role;
+    if (role != "time" && role != "out")
+      continue;
+    std::visit(
+        [&](auto &l) {
+          using G = std::decay_t<decltype(l)>;
+          const G &g = std::get<G>(global.field(int(f)));
+          l.forEachInteriorPoint([&](int i, int j, int k) {
+            auto a = l(i, j, k);
+            auto b = g(i + owned.x0, j + owned.y0, k + owned.z0);
+            differing += std::memcmp(&a, &b, sizeof a) != 0;
+          });
+        },
+        local.field(int(f)));
+  }
+  return differing;
+}
+
+struct Run {
+  RankGrid ranks;
+  Variant variant;
+  bool overlap, inPlace;
+};
+
+/// Three steps on the whole grid and distributed; the number of differing points, summed over
+/// ranks.
+long long distributedDifferences(const KernelInfo &info, const Run &run) {
+  const Extent extent = info.dims == 3 ? Extent{37, 29, 23} : Extent{45, 31, 1};
+  const GridShape globalShape{info.dims, extent.nx, extent.ny, extent.nz, info.radius};
+  KernelData global(info, globalShape, tableColumns(), run.inPlace);
+  fillGlobal(global, run.inPlace);
+
+  mpi::Decomposition d(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info), run.ranks);
+  const Extent local = d.local();
+  KernelData part(info, GridShape{info.dims, local.nx, local.ny, local.nz, info.radius},
+                  tableColumns(), run.inPlace);
+  scatter(global, part, d.owned());
+  mpi::DistributedKernel kernel(info, d);
+
+  RunOptions options;
+  options.variant = run.variant;
+  options.blockY = 3; // small tiles, so that tiles end inside the shell and the interior
+  options.blockZ = 4;
+  for (int step = 0; step < 3; ++step) {
+    info.run(global.args(), options);
+    global.rotate();
+    kernel.step(part.args(), options, run.overlap);
+    part.rotate();
+  }
+  long long mine = differences(global, part, d.owned()), all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
+std::vector<const KernelInfo *> kernels() {
+  std::vector<const KernelInfo *> out = kernelRegistry();
+  // The same order on every rank: the collective calls of the runs must match.
+  std::sort(out.begin(), out.end(), [](const KernelInfo *a, const KernelInfo *b) {
+    return std::strcmp(a->name, b->name) < 0;
+  });
+  return out;
+}
+
+TEST(Distributed, EveryKernelMatchesTheOneRankRunBitForBit) {
+  ASSERT_FALSE(kernels().empty());
+  for (const KernelInfo *info : kernels()) {
+    bool canRunInPlace = false;
+    for (const KernelFieldInfo &f : info->fields)
+      canRunInPlace |= f.overwrites >= 0;
+    for (const RankGrid &ranks : rankGrids(worldSize(), info->dims))
+      for (Variant variant : {Variant::Naive, Variant::Blocked, Variant::Planes})
+        for (bool overlap : {true, false})
+          for (bool inPlace : {false, true}) {
+            if (inPlace && !canRunInPlace)
+              continue;
+            // Overlap off and in place once per rank grid: they change the
+            // order of the calls, not the code each point runs.
+            if ((!overlap || inPlace) && variant != Variant::Planes)
+              continue;
+            const long long differing =
+                distributedDifferences(*info, {ranks, variant, overlap, inPlace});
+            EXPECT_EQ(differing, 0)
+                << info->name << " " << variantName(variant) << " on "
+                << mpi::rankGridText(ranks.ranks, info->dims) << (overlap ? "" : ", no overlap")
+                << (inPlace ? ", in place" : "");
+          }
+  }
+}
+
+/// The messages a rank sends per step: only to neighbours the stencil's reads
+/// reach. On a 2x2x1 rank grid each rank has one face neighbour along x, one
+/// along y and one (x, y) edge neighbour: a star sends 2 messages, ete73
+/// (faces and the edges between them, no corners) 3.
+TEST(Distributed, SendsOnlyWhereTheStencilReaches) {
+  if (worldSize() != 4)
+    GTEST_SKIP() << "needs 4 ranks";
+  struct Expectation {
+    const char *kernel;
+    int sends;
+  };
+  for (auto [name, sends] : {Expectation{"acoustic_iso8_f32", 2}, Expectation{"laplacian7_f32", 2},
+                             Expectation{"ete73_f32", 3}, Expectation{"ete37_f32", 3}}) {
+    const KernelInfo *info = findKernel(name);
+    ASSERT_NE(info, nullptr) << name;
+    mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, mpi::haloOf(*info), {{2, 2, 1}});
+    mpi::DistributedKernel kernel(*info, d);
+    EXPECT_EQ(kernel.sendsPerStep(), sends) << name;
+  }
+  // 1x1x4: two ranks in the middle with a neighbour above and below, two at the ends.
+  const KernelInfo *info = findKernel("ete73_f32");
+  mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, mpi::haloOf(*info), {{1, 1, 4}});
+  mpi::DistributedKernel kernel(*info, d);
+  const int middle = d.coords()[2] == 0 || d.coords()[2] == 3 ? 1 : 2;
+  EXPECT_EQ(kernel.sendsPerStep(), middle);
+}
+
+TEST(Distributed, UnevenSplitsCoverTheGridOnce) {
+  mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, {4, 4, 4});
+  long long mine = d.owned().points(), all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(all, 37LL * 29 * 23);
+  for (int axis = 0; axis < 3; ++axis)
+    EXPECT_EQ(mpi::partBegin(23, 3, 2) + mpi::partSize(23, 3, 2), 23);
+  EXPECT_EQ(mpi::partSize(23, 3, 0), 8);
+  EXPECT_EQ(mpi::partSize(23, 3, 2), 7);
+}
+
+TEST(Distributed, RefusesWhatCannotWorkOnEveryRank) {
+  const int n = worldSize();
+  // A rank grid of the wrong size.
+  try {
+    mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, {4, 4, 4}, {{n + 1, 1, 1}});
+    ADD_FAILURE() << "accepted a rank grid of " << n + 1 << " ranks";
+  } catch (const mpi::DecompositionError &e) {
+    EXPECT_NE(std::string(e.what()).find("has " + std::to_string(n + 1) +
+                                         " ranks, but the run has " + std::to_string(n)),
+              std::string::npos)
+        << e.what();
+  }
+  if (n < 2)
+    return;
+  // Subdomains thinner than the halo: 7 points along x over n ranks, halo 4.
+  try {
+    mpi::Decomposition d(MPI_COMM_WORLD, 3, {7, 29, 23}, {4, 4, 4}, {{n, 1, 1}});
+    ADD_FAILURE() << "accepted subdomains thinner than the halo";
+  } catch (const mpi::DecompositionError &e) {
+    EXPECT_NE(std::string(e.what()).find("thinner than the stencil's halo of 4"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("at most 1 along x"), std::string::npos) << e.what();
+  }
+  // Left to choose, the decomposition avoids the thin axis.
+  mpi::Decomposition d(MPI_COMM_WORLD, 3, {7, 29, 23}, {4, 4, 4});
+  EXPECT_EQ(d.ranks()[0], 1) << d.describe();
+}
+
+TEST(Distributed, ParsesRankGrids) {
+  std::string error;
+  auto grid = mpi::parseRankGrid("2x1x3", 3, error);
+  ASSERT_TRUE(grid) << error;
+  EXPECT_EQ(grid->ranks, (std::array<int, 3>{2, 1, 3}));
+  EXPECT_FALSE(mpi::parseRankGrid("2x1", 3, error));
+  EXPECT_NE(error.find("names 2 axes, the stencil has 3"), std::string::npos) << error;
+  EXPECT_FALSE(mpi::parseRankGrid("2x0x1", 3, error));
+  EXPECT_FALSE(mpi::parseRankGrid("2xx1", 3, error));
+  EXPECT_FALSE(mpi::parseRankGrid("", 2, error));
+  ASSERT_TRUE(mpi::parseRankGrid("3x1", 2, error)) << error;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  // Only rank 0 prints the progress; every rank reports its own failures.
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {
+    auto &listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int status = RUN_ALL_TESTS();
+  int worst = 0;
+  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}
