@@ -8,7 +8,7 @@
 // few steps with the exchange overlapped with the interior and as many
 // without, alternating. It prints, from rank 0, the median seconds per step
 // of each, the halo seconds per step (packing, waiting, unpacking) and the
-// overlap gain. scripts/distributed-bench.sh compares N ranks x 1 thread with
+// overlap gain. bench/mpi/distributed-bench.sh compares N ranks x 1 thread with
 // 1 rank x N threads (docs/DISTRIBUTED.md).
 //
 //===----------------------------------------------------------------------===//

@@ -1,11 +1,15 @@
 //===- Distribution.cpp ---------------------------------------------------===//
 #include "Distribution.h"
 
+#include "stencilc/Npy.h"
+
+#include <fstream>
 #include <stdexcept>
 
 #ifdef WAVE_WITH_MPI
 #include "stencilc/mpi/DistributedKernel.h"
 #include "stencilc/mpi/Gather.h"
+#include "stencilc/mpi/ParallelNpy.h"
 
 #include <vector>
 #endif
@@ -61,6 +65,8 @@ void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &option
 }
 double Distribution::haloSeconds() const { return impl_->step.haloSeconds(); }
 
+void Distribution::synchronize() const { MPI_Barrier(impl_->decomposition.comm()); }
+
 double Distribution::max(double mine) const {
   double all = mine;
   MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, impl_->decomposition.comm());
@@ -87,6 +93,18 @@ std::set<float> Distribution::unite(const std::set<float> &mine) const {
 rt::Image2D Distribution::gather(const rt::Image2D &part, int x0, int y0, int width,
                                  int height) const {
   return mpi::gatherImage(impl_->decomposition.comm(), {x0, y0, part}, width, height);
+}
+
+void Distribution::read(const std::string &path, rt::Grid<float> &local) const {
+  mpi::readNpyParallel(impl_->decomposition, local, path);
+}
+
+void Distribution::write(const rt::Grid<float> &local, const std::string &path) const {
+  mpi::writeNpyParallel(impl_->decomposition, local, path);
+}
+
+rt::Extent volumeSize(const std::string &path) {
+  return mpi::inspectNpyParallel(MPI_COMM_WORLD, path).extent;
 }
 
 ProcessGroup::ProcessGroup(int &argc, char **&argv) { MPI_Init(&argc, &argv); }
@@ -128,9 +146,33 @@ void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &option
   impl_->kernel.run(args, options);
 }
 double Distribution::haloSeconds() const { return 0; }
+void Distribution::synchronize() const {}
 double Distribution::max(double mine) const { return mine; }
 std::set<float> Distribution::unite(const std::set<float> &mine) const { return mine; }
 rt::Image2D Distribution::gather(const rt::Image2D &part, int, int, int, int) const { return part; }
+
+void Distribution::read(const std::string &path, rt::Grid<float> &local) const {
+  rt::readNpyInto(local, path);
+}
+
+void Distribution::write(const rt::Grid<float> &local, const std::string &path) const {
+  rt::writeNpy(local, path);
+}
+
+rt::Extent volumeSize(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw std::runtime_error(path + ": cannot open");
+  rt::NpyHeader h;
+  try {
+    h = rt::parseNpyHeader(in);
+  } catch (const std::runtime_error &e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+  if (h.descr != rt::npyDescr<float>() || h.fortranOrder || h.shape.size() != 3)
+    throw std::runtime_error(path + ": expected a C-order float32 array of shape (nz, ny, nx)");
+  return {int(h.shape[2]), int(h.shape[1]), int(h.shape[0])};
+}
 
 ProcessGroup::ProcessGroup(int &, char **&) {}
 ProcessGroup::~ProcessGroup() = default;

@@ -44,11 +44,20 @@ public:
   double haloSeconds() const;
 
   // Collectives: every process calls them with its own part.
+  /// Returns when every process has called it.
+  void synchronize() const;
   double max(double mine) const;
   /// Every distinct value any process holds.
   std::set<float> unite(const std::set<float> &mine) const;
   /// On the root, the picture the parts tile; elsewhere an empty image.
   rt::Image2D gather(const rt::Image2D &part, int x0, int y0, int width, int height) const;
+
+  // Volumes in .npy files (float32, shape (nz, ny, nx)): each process reads
+  // or writes its own box, with MPI-IO under MPI.
+  /// Fills `local` (this process's box and halo) from `path`.
+  void read(const std::string &path, rt::Grid<float> &local) const;
+  /// Writes the global volume `local` is this process's part of.
+  void write(const rt::Grid<float> &local, const std::string &path) const;
 
 private:
   struct Impl;
@@ -56,6 +65,10 @@ private:
 };
 
 /// MPI_Init/MPI_Finalize around the program when built with MPI; nothing otherwise.
+/// The grid size (nx, ny, nz) of a volume .npy file, agreed by every process;
+/// throws std::runtime_error naming the file (and the processes) otherwise.
+rt::Extent volumeSize(const std::string &path);
+
 class ProcessGroup {
 public:
   ProcessGroup(int &argc, char **&argv);

@@ -44,12 +44,15 @@ cl::opt<Operator>
                    cl::values(clEnumValN(Operator::Ete37, "ete37", "ETE 37-point, fitted table"),
                               clEnumValN(Operator::Fd8, "fd8", "8th-order finite differences")),
                    cl::init(Operator::Ete37));
-enum class ModelKind { Layered, Homogeneous };
-cl::opt<ModelKind> modelOption(
-    "model", cl::desc("Velocity model"),
-    cl::values(clEnumValN(ModelKind::Layered, "layered", "four layers and a 4500 m/s body"),
-               clEnumValN(ModelKind::Homogeneous, "homogeneous", "--velocity everywhere")),
-    cl::init(ModelKind::Layered));
+cl::opt<std::string> modelOption(
+    "model",
+    cl::desc("Velocity model: layered (four layers and a 4500 m/s body), homogeneous (--velocity "
+             "everywhere), or a .npy file of float32 m/s, shape (nz, ny, nx), which sets the size"),
+    cl::init("layered"));
+cl::opt<int> volumeEvery("volume-every",
+                         cl::desc("Steps between whole-wavefield .npy files (0: none); with it, "
+                                  "the model is written as model.npy too"),
+                         cl::init(0));
 cl::opt<double> velocityOption("velocity", cl::desc("Velocity of the homogeneous model (m/s)"),
                                cl::init(2000));
 cl::opt<std::string> sizeOption("size", cl::desc("Grid NXxNYxNZ, or N for N^3"),
@@ -157,25 +160,47 @@ std::vector<Injection> copiesOf(const rt::Box &o, int halo, int i, int j, int k,
 bool everyProcessAgrees = true;
 
 int run() {
-  const Size n = parseSize(sizeOption);
+  const bool homogeneous = modelOption == "homogeneous";
+  const bool fromFile = !homogeneous && modelOption != "layered";
+  Size n = parseSize(sizeOption);
+  if (fromFile) {
+    const rt::Extent e = volumeSize(modelOption);
+    if (sizeOption.getNumOccurrences() && (e.nx != n.nx || e.ny != n.ny || e.nz != n.nz))
+      throw std::invalid_argument(fmt::format("--size {}x{}x{} disagrees with {}, {}x{}x{}", n.nx,
+                                              n.ny, n.nz, modelOption.getValue(), e.nx, e.ny,
+                                              e.nz));
+    n = {e.nx, e.ny, e.nz};
+  }
+  if (volumeEvery < 0)
+    throw std::invalid_argument("--volume-every must be 0 or more");
   const double h = spacingOption;
   auto variant = rt::parseVariant(variantOption);
   if (!variant)
     throw std::invalid_argument("--variant: naive, blocked or planes");
   Distribution dist(n.nx, n.ny, n.nz, ranksOption, kernelOf(operatorOption), overlapOption);
   const rt::Box owned = dist.owned();
-  rt::Grid<float> velocity = modelOption == ModelKind::Layered
-                                 ? layeredModel(n.nx, n.ny, n.nz, owned)
-                                 : homogeneousModel(owned, float(velocityOption));
+  rt::Grid<float> velocity = homogeneous ? homogeneousModel(owned, float(velocityOption))
+                                         : layeredModel(n.nx, n.ny, n.nz, owned);
+  if (fromFile) {
+    // Each process reads its own box and halo; the halo beyond the model is 0.
+    velocity.fill(0.0f);
+    dist.read(modelOption, velocity);
+  }
+  double vmin = 1e300;
+  velocity.forEachInteriorPoint(
+      [&](int i, int j, int k) { vmin = std::min(vmin, double(velocity(i, j, k))); });
+  vmin = -dist.max(-vmin);
+  if (!(vmin > 0))
+    throw std::invalid_argument(
+        fmt::format("{}: velocities must be positive (found {})", modelOption.getValue(), vmin));
   const double vmax = dist.max(maxOf(velocity));
   const double dt = courantOption * h / vmax;
   const int steps = stepsOption > 0 ? stepsOption : int(std::lround(timeOption / dt));
   const int every = snapshotEvery > 0 ? snapshotEvery : std::max(1, steps / 8);
   const int si = n.nx / 2, sj = n.ny / 2;
   const int sk = sourceDepthOption >= 0 ? sourceDepthOption
-                 : modelOption == ModelKind::Homogeneous
-                     ? n.nz / 2
-                     : std::max(spongeOption + 2, n.nz * 15 / 100);
+                 : homogeneous          ? n.nz / 2
+                                        : std::max(spongeOption + 2, n.nz * 15 / 100);
   if (sk >= n.nz)
     throw std::invalid_argument("--source-depth is below the grid");
   const double f0 = frequencyOption, t0 = 1.2 / f0;
@@ -188,6 +213,9 @@ int run() {
   // Nothing is written before the run is known to start.
   if (dist.root())
     std::filesystem::create_directories(dir);
+  dist.synchronize(); // every process writes into it from here on
+  if (volumeEvery > 0)
+    dist.write(velocity, dir + "/model.npy");
   everyProcessAgrees = false;
   if (dist.root()) {
     fmt::print("wave: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} "
@@ -253,6 +281,9 @@ int run() {
         traces.at(i - owned.x0, step) = p(i - owned.x0, sj - owned.y0, sk - owned.z0);
     if ((step + 1) % every == 0)
       submitSnapshots(writer, dist, p, step + 1, sj, sk, n.nx, n.ny, n.nz, dir);
+    // The whole wavefield: each process writes its own box of the one file.
+    if (volumeEvery > 0 && (step + 1) % volumeEvery == 0)
+      dist.write(p, fmt::format("{}/wavefield_{:05d}.npy", dir, step + 1));
   }
   rt::Image2D seismogram = dist.gather(traces, owned.x0, 0, n.nx, steps);
   stepSeconds = dist.max(stepSeconds);

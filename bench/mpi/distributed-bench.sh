@@ -6,7 +6,7 @@
 # SIZE defaults to 256 (fields of 64 MiB each in float: with three levels
 # and a coefficient field, at least 4x a 32-64 MiB last-level cache).
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${STENCILC_BUILD_DIR:-$root/build}
 bench=$build/bench/mpi/distributed-bench
 size=${1:-256}
