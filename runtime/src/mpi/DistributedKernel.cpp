@@ -62,7 +62,13 @@ int elementBytes(const char *type) {
 }
 } // namespace
 
-DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition &d) : info_(info) {
+DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition &d,
+                                     MakeExchange make)
+    : info_(info) {
+  if (!make)
+    make = [](const Decomposition &d, const Reach &reach, int elementBytes, int tag) {
+      return std::make_unique<HaloExchange>(d, reach, elementBytes, tag);
+    };
   // After a step, output o's storage becomes the level it advances: exchange
   // it as far as any level of that field is read.
   std::array<int, 6> width = {0, 0, 0, 0, 0, 0};
@@ -77,7 +83,7 @@ DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition
       continue;
     for (int i = 0; i < 6; ++i)
       width[i] = std::max(width[i], reach.cells[i]);
-    exchanges_.push_back({int(o), HaloExchange(d, reach, elementBytes(out.type), int(o))});
+    exchanges_.push_back({int(o), make(d, reach, elementBytes(out.type), int(o))});
   }
   // The shell holds every point that reads a halo cell or is sent to a
   // neighbour: as deep as the reach on either side of the axis.
@@ -91,11 +97,19 @@ DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition
 }
 
 void DistributedKernel::step(const ErasedArgs &local, RunOptions options, bool overlap) {
+  step(
+      local,
+      [&](const ErasedArgs &args, const Box &box) {
+        options.region = box;
+        info_.run(args, options);
+      },
+      overlap);
+}
+
+void DistributedKernel::step(const ErasedArgs &local, const RunBox &runBox, bool overlap) {
   auto run = [&](const Box &box) {
-    if (box.empty())
-      return;
-    options.region = box;
-    info_.run(local, options);
+    if (!box.empty())
+      runBox(local, box);
   };
   auto timed = [&](auto &&what) {
     const double t0 = MPI_Wtime();
@@ -106,9 +120,9 @@ void DistributedKernel::step(const ErasedArgs &local, RunOptions options, bool o
     run(wholeBox(local.extent));
     timed([&] {
       for (Exchange &e : exchanges_)
-        e.halo.start(local.fields[e.field]);
+        e.halo->start(local.fields[e.field]);
       for (Exchange &e : exchanges_)
-        e.halo.finish(local.fields[e.field]);
+        e.halo->finish(local.fields[e.field]);
     });
     return;
   }
@@ -116,19 +130,19 @@ void DistributedKernel::step(const ErasedArgs &local, RunOptions options, bool o
     run(box);
   timed([&] {
     for (Exchange &e : exchanges_)
-      e.halo.start(local.fields[e.field]);
+      e.halo->start(local.fields[e.field]);
   });
   run(boxes_.interior);
   timed([&] {
     for (Exchange &e : exchanges_)
-      e.halo.finish(local.fields[e.field]);
+      e.halo->finish(local.fields[e.field]);
   });
 }
 
 int DistributedKernel::sendsPerStep() const {
   int sends = 0;
   for (const Exchange &e : exchanges_)
-    sends += e.halo.sends();
+    sends += e.halo->sends();
   return sends;
 }
 

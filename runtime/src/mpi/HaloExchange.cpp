@@ -81,12 +81,6 @@ HaloExchange::HaloExchange(const Decomposition &d, const Reach &reach, int eleme
     }
 }
 
-HaloExchange::HaloExchange(HaloExchange &&other) noexcept
-    : elementBytes_(other.elementBytes_), sends_(std::move(other.sends_)),
-      receives_(std::move(other.receives_)), requests_(std::move(other.requests_)) {
-  other.requests_.clear();
-}
-
 HaloExchange::~HaloExchange() {
   for (MPI_Request &r : requests_)
     if (r != MPI_REQUEST_NULL)

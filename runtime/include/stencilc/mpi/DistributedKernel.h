@@ -13,6 +13,8 @@
 
 #include "stencilc/mpi/HaloExchange.h"
 
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace stencilc::rt::mpi {
@@ -33,11 +35,20 @@ StepBoxes stepBoxes(const Decomposition &d, const std::array<int, 6> &width);
 
 class DistributedKernel {
 public:
-  DistributedKernel(const KernelInfo &info, const Decomposition &d);
+  /// Makes the exchange of one field: HaloExchange for grids in host memory.
+  using MakeExchange = std::function<std::unique_ptr<HaloExchange>(
+      const Decomposition &, const Reach &, int elementBytes, int tag)>;
+  /// Computes one box of a step on the local grids.
+  using RunBox = std::function<void(const ErasedArgs &, const Box &)>;
 
-  /// One step on this rank's local grids (`local.extent` is d.local()). With
-  /// `overlap` off, the whole subdomain is computed before the exchange starts.
+  DistributedKernel(const KernelInfo &info, const Decomposition &d, MakeExchange make = {});
+
+  /// One step of a CPU kernel on this rank's local grids (`local.extent` is
+  /// d.local()). With `overlap` off, the whole subdomain is computed before
+  /// the exchange starts.
   void step(const ErasedArgs &local, RunOptions options, bool overlap = true);
+  /// The same with any way of running a box (a CUDA kernel's launch).
+  void step(const ErasedArgs &local, const RunBox &run, bool overlap = true);
 
   /// Messages this rank sends per step, over every exchanged field.
   int sendsPerStep() const;
@@ -50,7 +61,7 @@ public:
 private:
   struct Exchange {
     int field;
-    HaloExchange halo;
+    std::unique_ptr<HaloExchange> halo;
   };
   const KernelInfo &info_;
   std::vector<Exchange> exchanges_;

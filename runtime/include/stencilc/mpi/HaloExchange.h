@@ -39,10 +39,9 @@ public:
   /// Persistent requests for a field of `elementBytes`-byte elements on this
   /// rank's local grid; `tag` tells this field's messages from others'.
   HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag);
-  ~HaloExchange();
+  virtual ~HaloExchange();
   HaloExchange(const HaloExchange &) = delete;
   HaloExchange &operator=(const HaloExchange &) = delete;
-  HaloExchange(HaloExchange &&) noexcept;
 
   /// Packs the cells the neighbours read of `field` (local grid, origin at the
   /// first interior point) and starts every send and receive.
@@ -55,16 +54,21 @@ public:
   int sends() const { return int(sends_.size()); }
   int receives() const { return int(receives_.size()); }
 
-private:
+protected:
   struct Message {
     Box cells; ///< local coordinates; may lie in the halo (receives)
     int peer = MPI_PROC_NULL;
     int tag = 0;
-    std::vector<std::byte> buffer;
+    std::vector<std::byte> buffer; ///< what MPI sends or receives, in host memory
   };
-  void pack(const ErasedField &field, Message &m) const;
-  void unpack(const ErasedField &field, const Message &m) const;
+  /// Copies `m.cells` of `field` into `m.buffer`, x fastest, and back. The
+  /// defaults read and write host memory; a device grid stages through the
+  /// host (cuda/DeviceHaloExchange.h).
+  virtual void pack(const ErasedField &field, Message &m) const;
+  virtual void unpack(const ErasedField &field, const Message &m) const;
+  int elementBytes() const { return elementBytes_; }
 
+private:
   int elementBytes_;
   std::vector<Message> sends_, receives_;
   std::vector<MPI_Request> requests_; ///< receives first, then sends

@@ -1,0 +1,126 @@
+//===- DistributedCudaTest.cpp - The CUDA path over ranks, in the emulator -===//
+//
+// Under `mpiexec -n N`: generated CUDA kernels (compiled against the CUDA
+// emulator) step a subdomain per rank in device memory, exchanging halos
+// through DeviceHaloExchange (device pack and unpack kernels, host staging),
+// and must give every rank's box of the one-rank device run bit for bit.
+//
+//===----------------------------------------------------------------------===//
+#include "DistributedSupport.h"
+
+#include "CudaKernels.inc"
+
+#include <stencilc/cuda/DeviceKernelData.h>
+#include <stencilc/cuda/mpi/DeviceHaloExchange.h>
+#include <stencilc/mpi/DistributedKernel.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace stencilc;
+using namespace stencilc::rt;
+using namespace stencilc::distributedtest;
+
+namespace {
+
+/// One launch of a generated CUDA kernel: its variant (an index into kVariants) on a box.
+struct CudaKernel {
+  const KernelInfo &(*info)();
+  void (*run)(const ErasedArgs &, int variant, const std::optional<Box> &region);
+  int variants;
+};
+
+#define STENCILC_CUDA_ENTRY(name)                                                                  \
+  CudaKernel{&stencilc_kernels::name##_cuda::kernelInfo,                                           \
+             [](const ErasedArgs &e, int variant, const std::optional<Box> &region) {              \
+               namespace k = stencilc_kernels::name##_cuda;                                        \
+               k::LaunchOptions o;                                                                 \
+               o.variant = k::kVariants[variant];                                                  \
+               o.region = region;                                                                  \
+               k::runErased(e, o);                                                                 \
+             },                                                                                    \
+             int(std::size(stencilc_kernels::name##_cuda::kVariants))},
+
+const std::vector<CudaKernel> &kernels() {
+  static const std::vector<CudaKernel> all = {STENCILC_CUDA_KERNELS(STENCILC_CUDA_ENTRY)};
+  return all;
+}
+
+int worldSize() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+/// Two steps of `k` on the whole grid and distributed, in device memory; the
+/// points whose bits differ, summed over ranks.
+long long differing(const CudaKernel &k, int variant, const mpi::RankGrid &ranks, bool overlap) {
+  const KernelInfo &info = k.info();
+  const Extent extent = info.dims == 3 ? Extent{21, 19, 17} : Extent{29, 23, 1};
+  KernelData global(info, GridShape{info.dims, extent.nx, extent.ny, extent.nz, info.radius},
+                    tableColumns(), /*inPlace=*/false);
+  fillGlobal(global, false);
+  mpi::Decomposition d(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info), ranks);
+  const Extent e = d.local();
+  KernelData part(info, GridShape{info.dims, e.nx, e.ny, e.nz, info.radius}, tableColumns(), false);
+  scatter(global, part, d.owned());
+
+  cuda::DeviceKernelData deviceGlobal(global), devicePart(part);
+  mpi::DistributedKernel kernel(info, d, &cuda::mpi::DeviceHaloExchange::make);
+  auto runBox = [&](const ErasedArgs &args, const Box &box) { k.run(args, variant, box); };
+  for (int step = 0; step < 2; ++step) {
+    k.run(deviceGlobal.args(), variant, std::nullopt);
+    global.rotate();
+    deviceGlobal.remap();
+    kernel.step(devicePart.args(), runBox, overlap);
+    part.rotate();
+    devicePart.remap();
+  }
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    deviceGlobal.download(int(f));
+    devicePart.download(int(f));
+  }
+  long long mine = differences(global, part, d.owned()), all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
+TEST(DistributedCuda, DeviceGridsMatchTheOneRankRunBitForBit) {
+  const int n = worldSize();
+  // Splits along z, y and x (and x-y with 4 ranks), in 3D; along y and x in 2D.
+  const std::vector<mpi::RankGrid> grids3 = {{{1, 1, n}}, {{1, n, 1}}, {{n, 1, 1}}};
+  const std::vector<mpi::RankGrid> grids2 = {{{1, n, 1}}, {{n, 1, 1}}};
+  for (const CudaKernel &k : kernels()) {
+    const KernelInfo &info = k.info();
+    std::vector<mpi::RankGrid> grids = info.dims == 3 ? grids3 : grids2;
+    if (n == 4 && info.dims == 3)
+      grids.push_back({{2, 2, 1}});
+    for (const mpi::RankGrid &ranks : grids)
+      for (int variant = 0; variant < k.variants; ++variant)
+        EXPECT_EQ(differing(k, variant, ranks, /*overlap=*/variant % 2 == 0), 0)
+            << info.name << " variant " << variant << " on "
+            << mpi::rankGridText(ranks.ranks, info.dims);
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {
+    auto &listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int status = RUN_ALL_TESTS();
+  int worst = 0;
+  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}

@@ -1,0 +1,117 @@
+//===- DistributedSupport.h - One global problem, and a rank's part of it --===//
+//
+// What the distributed tests share: every rank builds the same random global
+// problem (rt::KernelData), takes its box and halo of it, and after the steps
+// counts the points of its box whose bits differ from the global run's.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <stencilc/KernelData.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace stencilc::distributedtest {
+
+using namespace stencilc::rt;
+
+inline int tableColumns() { return 7; }
+
+/// The global problem: random levels and coefficients (halos included, as a
+/// one-rank run reads them at the boundary), index values inside the tables,
+/// output interiors poisoned unless they share storage with an input.
+inline void fillGlobal(KernelData &data, bool inPlace) {
+  const KernelInfo &info = data.info();
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    const std::string role = info.fields[f].role;
+    if (inPlace && info.fields[f].overwrites >= 0)
+      continue;
+    std::visit(
+        [&](auto &g) {
+          using T = typename std::decay_t<decltype(g)>::value_type;
+          if constexpr (std::is_floating_point_v<T>) {
+            g.fillRandom(100 + f, role == "in" ? T(0.5) : T(-1), role == "in" ? T(1.5) : T(1));
+            if (role == "out")
+              g.forEachInteriorPoint([&](int i, int j, int k) { g(i, j, k) = T(NAN); });
+          } else {
+            g.fillWith([&](int i, int j, int k) {
+              return (unsigned(i * 7 + j * 13 + k * 31 + 97) * 2654435761u >> 7) % tableColumns();
+            });
+          }
+        },
+        data.field(int(f)));
+  }
+  uint64_t seed = 7;
+  auto fillTable = [&](auto &t) {
+    for (int r = 0; r < t.rows(); ++r)
+      for (int c = 0; c < t.cols(); ++c)
+        t(r, c) =
+            float(((seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 40) % 1000) /
+            1000.0f;
+  };
+  for (size_t t = 0; t < info.tables.size(); ++t) {
+    if (std::string(info.elemType) == "float")
+      fillTable(data.table<float>(int(t)));
+    else
+      fillTable(data.table<double>(int(t)));
+  }
+  for (double &s : data.scalars())
+    s = 0.25;
+}
+
+/// This rank's part of the global problem: its box and the halo around it.
+inline void scatter(KernelData &global, KernelData &local, const Box &owned) {
+  const KernelInfo &info = global.info();
+  for (size_t f = 0; f < info.fields.size(); ++f)
+    std::visit(
+        [&](auto &l) {
+          using G = std::decay_t<decltype(l)>;
+          const G &g = std::get<G>(global.field(int(f)));
+          l.forEachPointWithHalo([&](int i, int j, int k) {
+            l(i, j, k) = g(i + owned.x0, j + owned.y0, k + owned.z0);
+          });
+        },
+        local.field(int(f)));
+  // Tables are replicated: every rank holds all of them.
+  auto copyTable = [](const auto &from, auto &to) {
+    for (int r = 0; r < from.rows(); ++r)
+      for (int c = 0; c < from.cols(); ++c)
+        to(r, c) = from(r, c);
+  };
+  for (size_t t = 0; t < info.tables.size(); ++t) {
+    if (std::string(info.elemType) == "float")
+      copyTable(global.table<float>(int(t)), local.table<float>(int(t)));
+    else
+      copyTable(global.table<double>(int(t)), local.table<double>(int(t)));
+  }
+  local.scalars() = global.scalars();
+}
+
+/// Points of this rank's box whose bits differ from the global run's, over every level.
+inline long long differences(KernelData &global, KernelData &local, const Box &owned) {
+  const KernelInfo &info = global.info();
+  long long differing = 0;
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    const std::string role = info.fields[f].role;
+    if (role != "time" && role != "out")
+      continue;
+    std::visit(
+        [&](auto &l) {
+          using G = std::decay_t<decltype(l)>;
+          const G &g = std::get<G>(global.field(int(f)));
+          l.forEachInteriorPoint([&](int i, int j, int k) {
+            auto a = l(i, j, k);
+            auto b = g(i + owned.x0, j + owned.y0, k + owned.z0);
+            differing += std::memcmp(&a, &b, sizeof a) != 0;
+          });
+        },
+        local.field(int(f)));
+  }
+  return differing;
+}
+
+} // namespace stencilc::distributedtest
