@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -87,6 +88,21 @@ long long differing(const CudaKernel &k, int variant, const mpi::RankGrid &ranks
   long long mine = differences(global, part, d.owned()), all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   return all;
+}
+
+/// With STENCILC_MPI_DEVICE_BUFFERS set, MPI is handed the device buffers:
+/// the exchanges must say so, or the run would test the host path twice.
+TEST(DistributedCuda, UsesDeviceBuffersWhenAsked) {
+  mpi::Decomposition d(MPI_COMM_WORLD, 3, {21, 19, 17}, {4, 4, 4});
+  mpi::Reach reach;
+  reach.cells = {4, 4, 4, 4, 4, 4};
+  reach.neighbours = 1u << mpi::directionBit(0, 0, 1);
+  cuda::mpi::DeviceHaloExchange exchange(d, reach, 4, 0);
+  EXPECT_EQ(exchange.direct(), cuda::mpi::mpiTakesDeviceBuffers());
+  const char *forced = std::getenv("STENCILC_MPI_DEVICE_BUFFERS");
+  if (forced && std::string(forced) == "1") {
+    EXPECT_TRUE(exchange.direct());
+  }
 }
 
 TEST(DistributedCuda, DeviceGridsMatchTheOneRankRunBitForBit) {

@@ -31,7 +31,8 @@ std::pair<int, int> span(int d, int n, int below, int above, bool receive) {
 
 } // namespace
 
-HaloExchange::HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag)
+HaloExchange::HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag,
+                           const Allocate &transferMemory)
     : elementBytes_(elementBytes) {
   const Extent local = d.local();
   const int n[3] = {local.nx, local.ny, local.nz};
@@ -59,24 +60,28 @@ HaloExchange::HaloExchange(const Decomposition &d, const Reach &reach, int eleme
         // Tags name the direction from sender to receiver: the sender at
         // (dx, dy, dz) from here tags toward this rank, (-dx, -dy, -dz).
         if (reach.neighbours >> directionBit(dx, dy, dz) & 1) {
-          Message m{box(true), peer, tagOf(-dx, -dy, -dz), {}};
-          m.buffer.resize(std::size_t(m.cells.points()) * elementBytes_);
-          receives_.push_back(std::move(m));
+          receives_.push_back({box(true), peer, tagOf(-dx, -dy, -dz), {}, nullptr});
         }
         if (reach.neighbours >> directionBit(-dx, -dy, -dz) & 1) {
-          Message m{box(false), peer, tagOf(dx, dy, dz), {}};
-          m.buffer.resize(std::size_t(m.cells.points()) * elementBytes_);
-          sends_.push_back(std::move(m));
+          sends_.push_back({box(false), peer, tagOf(dx, dy, dz), {}, nullptr});
         }
       }
-  // The persistent requests, bound to the buffers above (which never move again).
+  // The persistent requests, bound to memory that never moves again: the
+  // host buffers, or the memory `transferMemory` gives.
   for (std::vector<Message> *messages : {&receives_, &sends_})
     for (Message &m : *messages) {
+      const std::size_t bytes = std::size_t(m.cells.points()) * elementBytes_;
+      if (transferMemory) {
+        m.transfer = transferMemory(bytes);
+      } else {
+        m.buffer.resize(bytes);
+        m.transfer = m.buffer.data();
+      }
       MPI_Request r;
       if (messages == &receives_)
-        MPI_Recv_init(m.buffer.data(), int(m.buffer.size()), MPI_BYTE, m.peer, m.tag, d.comm(), &r);
+        MPI_Recv_init(m.transfer, int(bytes), MPI_BYTE, m.peer, m.tag, d.comm(), &r);
       else
-        MPI_Send_init(m.buffer.data(), int(m.buffer.size()), MPI_BYTE, m.peer, m.tag, d.comm(), &r);
+        MPI_Send_init(m.transfer, int(bytes), MPI_BYTE, m.peer, m.tag, d.comm(), &r);
       requests_.push_back(r);
     }
 }

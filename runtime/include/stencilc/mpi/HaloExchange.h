@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace stencilc::rt::mpi {
@@ -36,9 +37,14 @@ constexpr int directionBit(int dx, int dy, int dz) {
 
 class HaloExchange {
 public:
+  /// Memory of `bytes` bytes for MPI to send from or receive into, when it is
+  /// not the messages' host buffers (device memory for a CUDA-aware MPI).
+  using Allocate = std::function<void *(std::size_t bytes)>;
+
   /// Persistent requests for a field of `elementBytes`-byte elements on this
   /// rank's local grid; `tag` tells this field's messages from others'.
-  HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag);
+  HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag,
+               const Allocate &transferMemory = {});
   virtual ~HaloExchange();
   HaloExchange(const HaloExchange &) = delete;
   HaloExchange &operator=(const HaloExchange &) = delete;
@@ -59,7 +65,8 @@ protected:
     Box cells; ///< local coordinates; may lie in the halo (receives)
     int peer = MPI_PROC_NULL;
     int tag = 0;
-    std::vector<std::byte> buffer; ///< what MPI sends or receives, in host memory
+    std::vector<std::byte> buffer; ///< host memory, unless transfer memory was allocated
+    void *transfer = nullptr;      ///< what MPI sends from or receives into
   };
   /// Copies `m.cells` of `field` into `m.buffer`, x fastest, and back. The
   /// defaults read and write host memory; a device grid stages through the
