@@ -26,6 +26,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -183,13 +185,14 @@ int runCheck() {
   return status;
 }
 
-int runDumpIr() {
-  auto options = coreLoadOptions("cpu");
-  if (!options)
-    return 2;
+/// Prints `print` of every stencil of every input file, a blank line between
+/// stencils of one file: 0, or 1 when a file did not load, or what `print`
+/// returned when it was not 0 (it stops there).
+int printEachStencil(const driver::LoadOptions &options,
+                     const std::function<int(const CompiledStencil &)> &print) {
   int status = 0;
   for (const std::string &path : inputFiles) {
-    auto loaded = driver::loadModule(path, *options);
+    auto loaded = driver::loadModule(path, options);
     if (!loaded) {
       status = 1;
       continue;
@@ -197,11 +200,21 @@ int runDumpIr() {
     for (size_t i = 0; i < loaded->compiled.size(); ++i) {
       if (i)
         llvm::outs() << "\n";
-      const CompiledStencil &c = loaded->compiled[i];
-      printStencilWithLinearForm(*c.stencil, c.linear, llvm::outs());
+      if (int failed = print(loaded->compiled[i]))
+        return failed;
     }
   }
   return status;
+}
+
+int runDumpIr() {
+  auto options = coreLoadOptions("cpu");
+  if (!options)
+    return 2;
+  return printEachStencil(*options, [](const CompiledStencil &c) {
+    printStencilWithLinearForm(*c.stencil, c.linear, llvm::outs());
+    return 0;
+  });
 }
 
 /// What `gen` generates for: the plan target, and with --backend cuda the GPU
@@ -322,28 +335,17 @@ int runDumpKernel() {
                                     llvm::join(variants, ", ")));
     return 2;
   }
-  int status = 0;
-  for (const std::string &path : inputFiles) {
-    auto loaded = driver::loadModule(path, *options);
-    if (!loaded) {
-      status = 1;
-      continue;
+  return printEachStencil(*options, [&](const CompiledStencil &c) {
+    kernel::KernelModule module = kernel::lowerToKernels(c, kernelTarget);
+    std::vector<std::string> problems;
+    if (!kernel::verifyKernels(c, module, problems)) {
+      driver::reportError("internal error: the kernel IR of '" + c.stencil->name +
+                          "' does not verify: " + llvm::join(problems, "; "));
+      return 3;
     }
-    for (size_t i = 0; i < loaded->compiled.size(); ++i) {
-      const CompiledStencil &c = loaded->compiled[i];
-      kernel::KernelModule module = kernel::lowerToKernels(c, kernelTarget);
-      std::vector<std::string> problems;
-      if (!kernel::verifyKernels(c, module, problems)) {
-        driver::reportError("internal error: the kernel IR of '" + c.stencil->name +
-                            "' does not verify: " + llvm::join(problems, "; "));
-        return 3;
-      }
-      if (i)
-        llvm::outs() << "\n";
-      kernel::printKernels(*c.stencil, module, llvm::outs(), variantOption);
-    }
-  }
-  return status;
+    kernel::printKernels(*c.stencil, module, llvm::outs(), variantOption);
+    return 0;
+  });
 }
 
 int runGen() {
