@@ -2,6 +2,7 @@
 #include "driver/Bench.h"
 
 #include "analysis/CostModel.h"
+#include "analysis/HostCaches.h"
 #include "analysis/Roofline.h"
 #include "backends/cpu/CpuEmitter.h"
 #include "driver/FileOutput.h"
@@ -170,16 +171,53 @@ struct VariantResult {
   double maxRelError = 0;
 };
 
+/// Bytes of grid per point: every field in its own element type, none sharing
+/// storage (out of place, the larger of the two set-ups).
+int gridBytesPerPoint(const ir::Stencil &s) {
+  int bytes = 0;
+  for (const ir::Field &f : s.fields)
+    bytes += f.role == ir::FieldRole::Index ? ir::indexTypeBytes(f.indexType)
+                                            : ir::elemTypeBytes(s.elemType);
+  return bytes;
+}
+
+/// The default grid: the smallest N (a multiple of 8, at least 64) whose N^3
+/// (N^2 in 2D) points make a working set of at least 4x the last-level cache,
+/// so that the timings measure memory, not a cache; 256^3 (8192^2) when the
+/// cache size is unknown.
+int defaultGridSide(const ir::Stencil &s, long long lastLevelCache) {
+  if (lastLevelCache <= 0)
+    return s.dims == 3 ? 256 : 8192;
+  const double points = 4.0 * double(lastLevelCache) / gridBytesPerPoint(s);
+  const double side = s.dims == 3 ? std::cbrt(points) : std::sqrt(points);
+  return std::max(64, int(std::ceil(side / 8)) * 8);
+}
+
+std::string mib(double bytes) { return fmt::format("{:.0f} MiB", bytes / (1 << 20)); }
+
 } // namespace
 
 int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   const ir::Stencil &s = *compiled.stencil;
   const bool isFloat = s.elemType == ir::ElemType::Float;
+  const analysis::HostCaches caches = analysis::readHostCaches();
   int nx = o.nx, ny = o.ny, nz = o.nz;
-  if (nx == 0)
-    nx = ny = s.dims == 3 ? 256 : 8192, nz = s.dims == 3 ? 256 : 1;
+  const bool chosen = nx == 0;
+  if (chosen)
+    nx = ny = nz = defaultGridSide(s, caches.lastLevel());
   if (s.dims == 2)
     nz = 1;
+  const double workingSet = double(gridBytesPerPoint(s)) * nx * ny * nz;
+  if (caches.lastLevel())
+    progress(fmt::format("{} {}x{}x{}: working set {} ({} B/point), {:.1f}x the last-level cache "
+                         "({}, {})",
+                         chosen ? "size chosen:" : "size", nx, ny, nz, mib(workingSet),
+                         gridBytesPerPoint(s), workingSet / caches.lastLevel(),
+                         mib(caches.lastLevel()), caches.source));
+  else
+    progress(fmt::format("size {}x{}x{}: working set {}; the last-level cache size is unknown "
+                         "(no /sys/devices/system/cpu/cpu0/cache)",
+                         nx, ny, nz, mib(workingSet)));
 
   llvm::SmallString<128> tmp;
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("stencilc-bench", tmp)) {
@@ -321,6 +359,8 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
           {"roofline_limit", bound.limit},
           {"fraction_of_roofline", gpts / bound.gptsPerSecond},
           {"max_rel_error", r.maxRelError},
+          // Every variant so far makes one time step per pass over memory.
+          {"time_steps_per_pass", 1},
       });
     }
     llvm::json::Object report{
@@ -332,6 +372,14 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
         {"flops_per_point", flops},
         {"bytes_per_point", bytes},
         {"stream_triad_gbytes_per_s", triad},
+        {"size_chosen", chosen},
+        {"working_set_bytes", workingSet},
+        {"working_set_over_last_level_cache",
+         caches.lastLevel() ? workingSet / caches.lastLevel() : 0.0},
+        {"caches", llvm::json::Object{{"l1d_bytes", caches.l1d},
+                                      {"l2_bytes", caches.l2},
+                                      {"l3_bytes", caches.l3},
+                                      {"source", caches.source}}},
         {"peak_gflops", peakGflops},
         {"variants", std::move(variants)},
     };
@@ -340,6 +388,11 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   } else {
     llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps\n", s.name,
                                 ir::elemTypeName(s.elemType), nx, ny, nz, o.nd, o.repeats);
+    if (caches.lastLevel())
+      llvm::outs() << fmt::format("working set {}, {:.1f}x the last-level cache ({}); one time "
+                                  "step per pass over memory in every variant\n",
+                                  mib(workingSet), workingSet / caches.lastLevel(),
+                                  mib(caches.lastLevel()));
     llvm::outs() << fmt::format("STREAM-like triad: {:.1f} GB/s; peak FMA throughput {:.1f} "
                                 "GFLOP/s; compulsory traffic {} B/point; {} flops/point\n",
                                 triad, peakGflops, bytes, flops);

@@ -9,7 +9,8 @@ namespace stencilc {
 
 struct BenchOptions {
   std::string sourcePath;     ///< the .stencil file, for messages and generated comments
-  int nx = 0, ny = 0, nz = 0; ///< 0: the default size (256^3, or 8192^2 in 2D)
+  /// 0: the default size, a working set of at least 4x this machine's last-level cache
+  int nx = 0, ny = 0, nz = 0;
   int nd = 902;               ///< distinct index values (the papers' velocity count)
   int repeats = 5;            ///< timed steps per variant; the median is reported
   bool search = false;        ///< search tile sizes for blocked and planes

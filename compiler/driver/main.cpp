@@ -124,10 +124,12 @@ llvm::cl::opt<std::string> nvccPath("nvcc",
                                                    "else /usr/local/cuda/bin/nvcc)"),
                                     llvm::cl::value_desc("path"), llvm::cl::sub(genCommand));
 
-llvm::cl::opt<std::string> benchSize("size",
-                                     llvm::cl::desc("Grid size N (N^3, or N^2 in 2D) or NXxNYxNZ "
-                                                    "(default 256^3, 8192^2 in 2D)"),
-                                     llvm::cl::value_desc("size"), llvm::cl::sub(benchCommand));
+llvm::cl::opt<std::string>
+    benchSize("size",
+              llvm::cl::desc("Grid size N (N^3, or N^2 in 2D) or NXxNYxNZ "
+                             "(default: the smallest N^3, or N^2 in 2D, whose grids are 4x the "
+                             "last-level cache)"),
+              llvm::cl::value_desc("size"), llvm::cl::sub(benchCommand));
 llvm::cl::opt<int> benchRepeats("repeats", llvm::cl::desc("Timed steps per variant (median)"),
                                 llvm::cl::init(5), llvm::cl::sub(benchCommand));
 llvm::cl::opt<bool> benchSearch("search",
