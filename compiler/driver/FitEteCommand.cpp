@@ -20,6 +20,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -69,6 +71,11 @@ llvm::cl::opt<int> samples("samples",
                                           "12)"),
                            llvm::cl::value_desc("N"), llvm::cl::init(12),
                            llvm::cl::sub(fitEteCommand));
+llvm::cl::opt<bool> allowUnstable(
+    "allow-unstable",
+    llvm::cl::desc("Write the table even where the step it was fitted for is unstable (for "
+                   "experiments)"),
+    llvm::cl::sub(fitEteCommand));
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Write the table here (.npy)"),
                                       llvm::cl::value_desc("file"), llvm::cl::sub(fitEteCommand));
 
@@ -164,6 +171,32 @@ void printFit(const TableChoice &choice, const std::vector<double> &velocities,
                                 fit.maxAmplification[v] > kStableAmplification ? "  UNSTABLE" : "");
 }
 
+/// The largest time step, to within 0.1 %, at which the fit for the fastest
+/// velocity is stable (it binds: stability goes with the Courant number
+/// v dt / h), found by bisection below the requested one.
+std::string stableLimit(const seismic::EtePoints &points, const std::vector<double> &velocities,
+                        const seismic::EteFitOptions &requested) {
+  const double fastest = *std::max_element(velocities.begin(), velocities.end());
+  auto stable = [&](double dt) {
+    seismic::EteFitOptions o = requested;
+    o.dt = dt;
+    try {
+      return seismic::fitEte(points, {fastest}, o).maxAmplification[0] <= kStableAmplification;
+    } catch (const std::invalid_argument &) {
+      return false;
+    }
+  };
+  double lo = 0, hi = requested.dt;
+  while (hi - lo > 1e-3 * hi) {
+    const double mid = 0.5 * (lo + hi);
+    (stable(mid) ? lo : hi) = mid;
+  }
+  if (lo == 0)
+    return "no smaller time step is stable either";
+  return fmt::format("at {} m/s the fit is stable up to --dt {:.6g} s (Courant number {:.3f})",
+                     fastest, lo, fastest * lo / requested.spacing);
+}
+
 int runFitEte() {
   std::vector<double> velocities = requestedVelocities();
   if (velocities.empty())
@@ -192,11 +225,17 @@ int runFitEte() {
   int unstable = 0;
   for (double a : fit.maxAmplification)
     unstable += a > kStableAmplification;
-  if (unstable)
-    llvm::WithColor::warning(llvm::errs(), "stencilc")
-        << unstable << " of " << velocities.size()
-        << " velocities amplify some wavenumber (amplification > 1): the step is unstable "
-           "there; use a smaller --dt\n";
+  if (unstable) {
+    const std::string what = fmt::format(
+        "{} of {} velocities amplify some wavenumber (amplification > 1): the step is unstable "
+        "there; {}",
+        unstable, velocities.size(), stableLimit(choice->points, velocities, options));
+    if (!allowUnstable) {
+      driver::reportError(what + " (--allow-unstable writes the table anyway)");
+      return 1;
+    }
+    llvm::WithColor::warning(llvm::errs(), "stencilc") << what << "\n";
+  }
 
   if (!outputFile.empty()) {
     try {
