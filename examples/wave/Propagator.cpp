@@ -4,9 +4,12 @@
 #include "acoustic8_sponge.h"
 #include "ete37_sponge.h"
 
+#include "analysis/Stability.h"
 #include "frontend/Frontend.h"
+#include "passes/LinearForm.h"
 #include "seismic/EteStencil.h"
 
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -112,7 +115,8 @@ stencilc::seismic::EtePoints etePointsFromStencil(const std::string &path) {
 class EtePropagator final : public Propagator {
 public:
   EtePropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h,
-                double dt, const std::string &stencilDir, const UniteVelocities &unite)
+                double dt, const std::string &stencilDir, const UniteVelocities &unite,
+                bool allowUnstable)
       : Propagator(velocity.shape()), column_(velocity.shape()), damping_(damping.clone()) {
     table_ = std::make_unique<TableReport>();
     table_->velocities = discretiseVelocities(velocity, column_, unite);
@@ -122,7 +126,7 @@ public:
     options.dt = dt;
     table_->fit = stencilc::seismic::fitEte(points, table_->velocities, options);
     for (size_t v = 0; v < table_->velocities.size(); ++v)
-      if (table_->fit.maxAmplification[v] > kUnstable)
+      if (table_->fit.maxAmplification[v] > kUnstable && !allowUnstable)
         throw std::runtime_error("the ETE fit for v = " + std::to_string(table_->velocities[v]) +
                                  " m/s amplifies some wavenumbers (factor " +
                                  std::to_string(table_->fit.maxAmplification[v]) +
@@ -176,6 +180,28 @@ private:
 
 } // namespace
 
+double fdCourantLimit(const std::string &stencilDir) {
+  const std::string path = stencilDir + "/acoustic8_sponge.stencil";
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error(path + ": cannot open (set --stencil-dir)");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto module = stencilc::parseModuleFromString(text.str(), path, llvm::errs());
+  if (!module || module->stencils.empty())
+    throw std::runtime_error(path + ": not the FD stencil this program was built with");
+  llvm::SourceMgr sourceMgr; // the file parsed above; linearize reports nothing for it
+  stencilc::DiagnosticEngine diag(sourceMgr, llvm::errs());
+  auto linear = stencilc::linearize(module->stencils[0], diag);
+  if (!linear)
+    throw std::runtime_error(path + ": not a linear update");
+  auto limit = stencilc::analysis::largestStableValue(module->stencils[0], *linear, 0, "c2",
+                                                      {{"damp", 1.0}});
+  if (!limit.value)
+    throw std::runtime_error(path + ": no stable time step: " + limit.why);
+  return std::sqrt(*limit.value);
+}
+
 const rt::KernelInfo &kernelOf(Operator op) {
   // The registry entries of the kernels this program was built with.
   const rt::KernelInfo *info =
@@ -188,13 +214,14 @@ const rt::KernelInfo &kernelOf(Operator op) {
 std::unique_ptr<Propagator> Propagator::create(Operator op, const rt::Grid<float> &velocity,
                                                const rt::Grid<float> &damping, double h, double dt,
                                                const std::string &stencilDir,
-                                               const UniteVelocities &unite) {
+                                               const UniteVelocities &unite, bool allowUnstable) {
   if (velocity.shape() != damping.shape())
     throw std::invalid_argument("velocity and damping grids differ in shape");
   if (velocity.halo() < stencilc_kernels::ete37_sponge::kRadius)
     throw std::invalid_argument("the model's halo is smaller than the stencils' radius");
   if (op == Operator::Ete37)
-    return std::make_unique<EtePropagator>(velocity, damping, h, dt, stencilDir, unite);
+    return std::make_unique<EtePropagator>(velocity, damping, h, dt, stencilDir, unite,
+                                           allowUnstable);
   return std::make_unique<FdPropagator>(velocity, damping, h, dt);
 }
 

@@ -55,16 +55,23 @@ using Stepper =
 /// The generated kernel an operator runs, for sizing a distribution's halo.
 const rt::KernelInfo &kernelOf(Operator op);
 
+/// The largest stable Courant number v_max dt / h of the fd8 operator's
+/// leapfrog step: the von Neumann limit of acoustic8_sponge.stencil (found in
+/// `stencilDir`) on c2 = (v dt / h)^2 with no damping (analysis/Stability.h).
+double fdCourantLimit(const std::string &stencilDir);
+
 class Propagator {
 public:
   /// Fields of the model's shape (its halo must be at least the stencils'
   /// radius, 4); `stencilDir` is where ete37_sponge.stencil is found (its
   /// point set and classes are the table's rows). Throws std::runtime_error
-  /// on a model the operator cannot run (e.g. an unstable ETE fit).
+  /// on a model the operator cannot run (e.g. an unstable ETE fit, unless
+  /// `allowUnstable`).
   static std::unique_ptr<Propagator> create(Operator op, const rt::Grid<float> &velocity,
                                             const rt::Grid<float> &damping, double h, double dt,
                                             const std::string &stencilDir,
-                                            const UniteVelocities &unite = {});
+                                            const UniteVelocities &unite = {},
+                                            bool allowUnstable = false);
   virtual ~Propagator() = default;
 
   /// The wavefield at t and t−Δt: both zero at the start.

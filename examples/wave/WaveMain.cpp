@@ -79,6 +79,9 @@ cl::opt<std::string> ranksOption("ranks",
                                  cl::desc("Under mpiexec: the rank grid NXxNYxNZ (default: "
                                           "chosen by MPI_Dims_create)"),
                                  cl::init(""));
+cl::opt<bool> allowUnstableOption(
+    "allow-unstable",
+    cl::desc("Run even where the time step is unstable (for experiments; the field blows up)"));
 cl::opt<bool> overlapOption("overlap",
                             cl::desc("Under mpiexec: exchange halos while the interior computes"),
                             cl::init(true));
@@ -203,12 +206,22 @@ int run() {
                                         : std::max(spongeOption + 2, n.nz * 15 / 100);
   if (sk >= n.nz)
     throw std::invalid_argument("--source-depth is below the grid");
+  // An unstable step is refused before anything runs (the ETE fit checks its own table).
+  if (operatorOption == Operator::Fd8 && !allowUnstableOption) {
+    const double limit = fdCourantLimit(stencilDirOption);
+    if (courantOption > limit)
+      throw std::invalid_argument(fmt::format(
+          "--courant {} is unstable for the fd8 operator: its leapfrog step is stable up to "
+          "Courant {:.4f} (von Neumann analysis of acoustic8_sponge.stencil); "
+          "--allow-unstable runs it anyway",
+          courantOption.getValue(), limit));
+  }
   const double f0 = frequencyOption, t0 = 1.2 / f0;
   rt::Grid<float> damping =
       spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, kHalo}, owned, spongeOption);
-  auto propagator =
-      Propagator::create(operatorOption, velocity, damping, h, dt, stencilDirOption,
-                         [&](const std::set<float> &mine) { return dist.unite(mine); });
+  auto propagator = Propagator::create(
+      operatorOption, velocity, damping, h, dt, stencilDirOption,
+      [&](const std::set<float> &mine) { return dist.unite(mine); }, allowUnstableOption);
   const std::string dir = outOption;
   // Nothing is written before the run is known to start.
   if (dist.root())
