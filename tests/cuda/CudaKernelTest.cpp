@@ -31,6 +31,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -105,9 +107,14 @@ bool planPinsSharedRows(const rt::KernelInfo &k) {
 }
 
 /// The example a kernel was generated from, in the kernel's element type.
+/// The stencil a kernel was generated from: dsl-examples/, or the test-only
+/// stencils of tests/kernels/Inputs/.
 ir::Stencil loadStencil(const rt::KernelInfo &k) {
-  return eval::loadStencilOfKernel(
-      std::string(STENCILC_SOURCE_DIR) + "/dsl-examples/" + k.stencil + ".stencil", k);
+  const std::string root = STENCILC_SOURCE_DIR;
+  std::string path = root + "/dsl-examples/" + k.stencil + ".stencil";
+  if (!std::filesystem::exists(path))
+    path = root + "/tests/kernels/Inputs/" + k.stencil + ".stencil";
+  return eval::loadStencilOfKernel(path, k);
 }
 
 template <typename Real>
