@@ -7,8 +7,11 @@
 namespace stencilc::backend {
 
 namespace {
-// C++ keywords and the identifiers generated code declares itself: the
-// templates' names, the CPU printer's locals and the CUDA printer's.
+// C++ keywords and the identifiers generated code declares itself where DSL
+// names become identifiers too: the templates' names, and the locals of the
+// CPU row functions, which declare a pointer per field and a constant per
+// scalar under the DSL name. (CUDA kernels name their locals after a field
+// with a suffix, p_pt, p_tile, so only the derived names below matter there.)
 const char *const kReserved[] = {
     "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class",
     "const", "constexpr", "continue", "default", "delete", "do", "double", "else", "enum",
@@ -17,20 +20,12 @@ const char *const kReserved[] = {
     "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct",
     "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union",
     "unsigned", "using", "virtual", "void", "volatile", "while", "xor",
-    // the templates and the ABI
-    "args", "tables", "options", "Real", "Args", "Tables", "Launch", "LaunchOptions", "Variant",
-    "rt", "std", "run", "rotate", "runErased", "checkArgs", "kernelInfo", "kInfo", "kRegistration",
-    "kDims", "kRadius", "kVariants", "kArchDefaults", "variantName", "extent", "e", "a", "t", "l",
-    "info", "resolveLaunch", "ceilDiv", "ZMarch", "zMarch", "loadTile", "stageRow", "shiftIn", "at",
-    "allowSharedBytes", "requireShared", "kMaxThreadsPerBlock",
-    // the CPU printer's locals
-    "acc", "ring", "coefRing", "coefs", "scatterAcc", "scatterCoef", "slot", "coefSlot",
-    "scatterSlots", "scatterCoefs", "box", "xBegin", "xEnd", "x0", "kW", "n", "x", "y", "z", "zi",
-    "zo", "zdone", "nx", "ny", "nz", "by", "bz", "ty", "tz", "ys", "zs", "y0", "y1", "z0", "z1",
-    "o", "c", "i", "accLine", "kDzMin", "kDzMax", "kRing", "kOutputs", "kTables", "kStagedRows",
-    "kDz", "kDzCount",
-    // the CUDA printer's locals
-    "m", "shared", "kRx", "kRy", "kStageAuto", "nw", "k", "fixed", "staged"};
+    // generated code
+    "args", "tables", "options", "acc", "ring", "x", "y", "z", "zi", "zo", "zdone", "nx", "ny",
+    "nz", "by", "bz", "ty", "tz", "ys", "zs", "y0", "y1", "z0", "z1", "Real", "Args", "Tables",
+    "rt", "std", "run", "rotate", "extent", "accLine", "slot", "e", "a", "t",
+    // the CPU row functions' locals
+    "box", "xBegin", "xEnd", "x0", "kW", "n", "l", "coefs"};
 
 /// Names of the form the printers derive locals from: invariantN.
 bool looksDerived(const std::string &name) {
