@@ -95,18 +95,27 @@ std::vector<double> discretiseVelocities(const rt::Grid<float> &velocity,
   return columns;
 }
 
-/// The points and classes of ete37_sponge's table, from the .stencil file
-/// the kernel was generated from, so that the fit's rows are the kernel's.
-stencilc::seismic::EtePoints etePointsFromStencil(const std::string &path) {
+/// The .stencil file a kernel of this program was generated from, parsed;
+/// throws naming the file when it cannot be read or parsed.
+stencilc::ir::Module parseStencilFile(const std::string &path) {
   std::ifstream in(path);
   if (!in)
     throw std::runtime_error(path + ": cannot open (set --stencil-dir)");
   std::stringstream text;
   text << in.rdbuf();
   auto module = stencilc::parseModuleFromString(text.str(), path, llvm::errs());
-  if (!module || module->stencils.empty() || module->stencils[0].tables.empty())
+  if (!module || module->stencils.empty())
+    throw std::runtime_error(path + ": not a stencil this program was built with");
+  return std::move(*module);
+}
+
+/// The points and classes of ete37_sponge's table, from the .stencil file
+/// the kernel was generated from, so that the fit's rows are the kernel's.
+stencilc::seismic::EtePoints etePointsFromStencil(const std::string &path) {
+  const stencilc::ir::Module module = parseStencilFile(path);
+  if (module.stencils[0].tables.empty())
     throw std::runtime_error(path + ": not the ETE stencil this program was built with");
-  auto points = stencilc::seismic::etePointsForTable(module->stencils[0], 0);
+  auto points = stencilc::seismic::etePointsForTable(module.stencils[0], 0);
   if (auto *why = std::get_if<std::string>(&points))
     throw std::runtime_error(path + ": " + *why);
   return std::get<stencilc::seismic::EtePoints>(points);
@@ -182,21 +191,14 @@ private:
 
 double fdCourantLimit(const std::string &stencilDir) {
   const std::string path = stencilDir + "/acoustic8_sponge.stencil";
-  std::ifstream in(path);
-  if (!in)
-    throw std::runtime_error(path + ": cannot open (set --stencil-dir)");
-  std::stringstream text;
-  text << in.rdbuf();
-  auto module = stencilc::parseModuleFromString(text.str(), path, llvm::errs());
-  if (!module || module->stencils.empty())
-    throw std::runtime_error(path + ": not the FD stencil this program was built with");
+  const stencilc::ir::Module module = parseStencilFile(path);
   llvm::SourceMgr sourceMgr; // the file parsed above; linearize reports nothing for it
   stencilc::DiagnosticEngine diag(sourceMgr, llvm::errs());
-  auto linear = stencilc::linearize(module->stencils[0], diag);
+  auto linear = stencilc::linearize(module.stencils[0], diag);
   if (!linear)
     throw std::runtime_error(path + ": not a linear update");
-  auto limit = stencilc::analysis::largestStableValue(module->stencils[0], *linear, 0, "c2",
-                                                      {{"damp", 1.0}});
+  auto limit =
+      stencilc::analysis::largestStableValue(module.stencils[0], *linear, 0, "c2", {{"damp", 1.0}});
   if (!limit.value)
     throw std::runtime_error(path + ": no stable time step: " + limit.why);
   return std::sqrt(*limit.value);
