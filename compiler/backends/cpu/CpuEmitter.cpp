@@ -452,14 +452,20 @@ private:
   /// (and, with staged tables, their coefficients) for the tile it marches.
   std::string ringTiles(const Node &n, const std::string &indent) {
     const kernel::Function &f = *fn_;
-    const kernel::Function *stageFn = nullptr, *scatterFn = nullptr;
-    for (const std::string &name : calledFunctions(n.body)) {
-      const kernel::Function *callee = sweep_.find(name);
-      if (callee && callee->kind == kernel::FunctionKind::Stage)
+    // What the march calls: the stage function, the fused scatter, and the
+    // plane offsets of the per-plane functions (those the scatter adds in one go).
+    const kernel::Function *stageFn = nullptr;
+    bool scatter = false;
+    std::set<int> planeOffsets;
+    visitCalls(n.body, [&](const Node &call) {
+      const kernel::Function *callee = sweep_.find(call.callee);
+      if (callee->kind == kernel::FunctionKind::Stage)
         stageFn = callee;
-      if (callee && callee->params.partialSums && isScatter(*callee))
-        scatterFn = callee;
-    }
+      else if (call.inputRow)
+        scatter = true;
+      else if (call.row == kernel::Var::ZIn)
+        planeOffsets.insert(call.dz);
+    });
     std::string out = fmt::format("{0}constexpr int kDzMin = {1}, kDzMax = {2}, kRing = kDzMax - "
                                   "kDzMin + 1;\n"
                                   "{0}constexpr int kOutputs = {3}; // outputs with partial sums "
@@ -489,15 +495,11 @@ private:
                   "kStagedRows);\n";
       out += in + "Real *coefs[kTables];\n";
     }
-    if (scatterFn) {
+    if (scatter) {
       std::string dzList;
-      int count = 0;
-      for (int dz = f.ringDzMin; dz <= f.ringDzMax; ++dz)
-        if (sweep_.find(
-                fmt::format("sweep{}_plane_{}", sweep_.sweep, kernel::planeSuffixText(dz)))) {
-          dzList += (dzList.empty() ? "" : ", ") + std::to_string(dz);
-          ++count;
-        }
+      const int count = int(planeOffsets.size());
+      for (int dz : planeOffsets)
+        dzList += (dzList.empty() ? "" : ", ") + std::to_string(dz);
       out += in +
              "// The plane offsets with points; input row (y, zi) adds to output o's partial "
              "sums\n" +
@@ -524,7 +526,7 @@ private:
              "               ((c * kRing + zo % kRing) * by + (y - y0)) * accLine * "
              "kStagedRows;\n" +
              t + "  return coefs;\n" + t + "};\n";
-    if (scatterFn) {
+    if (scatter) {
       out += t + "auto scatterSlots = [&](std::ptrdiff_t zi, std::ptrdiff_t y) {\n" + t +
              "  for (int i = 0; i < kDzCount; ++i)\n" + t +
              "    std::copy_n(slot(zi - kDz[i], y), kOutputs, scatterAcc + i * kOutputs);\n" + t +
@@ -541,22 +543,12 @@ private:
     return out;
   }
 
-  static bool isScatter(const kernel::Function &f) {
-    for (const Node &n : f.body.front().body)
-      if (n.inputRow)
-        return true;
-    return false;
-  }
-
-  static std::vector<std::string> calledFunctions(const std::vector<Node> &body) {
-    std::vector<std::string> out;
+  template <typename Fn> static void visitCalls(const std::vector<Node> &body, Fn &&fn) {
     for (const Node &n : body) {
       if (n.kind == kernel::NodeKind::Call)
-        out.push_back(n.callee);
-      for (const std::string &c : calledFunctions(n.body))
-        out.push_back(c);
+        fn(n);
+      visitCalls(n.body, fn);
     }
-    return out;
   }
 
   std::string guard(const Node &n, const std::string &indent) override {
