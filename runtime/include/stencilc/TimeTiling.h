@@ -1,0 +1,365 @@
+//===- TimeTiling.h - Several time steps per pass over memory --------------===//
+//
+// Temporal blocking of an explicit time-stepping kernel (docs/DESIGN.md
+// §Temporal blocking). A single sweep streams every field through memory once
+// per step, so a kernel whose fields exceed the caches runs at the memory
+// bandwidth whatever its arithmetic. Here T steps are made per pass: the grid
+// is cut into tiles, and each tile computes its part of levels t+1, ..., t+T
+// while its data is in cache.
+//
+// The tiles are parallelograms in space-time: level l of tile (a, b, c) is
+//
+//   x in [a Bx - l sx, (a+1) Bx - l sx), y likewise with By, sy, z with Bz, sz
+//
+// clipped to the grid, where s is how far one step reads the time levels
+// along the axis (x is usually one tile: whole rows keep the vector loops
+// long). Taking tiles in lexicographic order, or diagonal by diagonal, and
+// the levels of a tile in order computes every point of every level exactly
+// once, after every value it reads and before any value it reads is
+// overwritten: level l+2 overwrites level l in place, and the skew of s keeps
+// the readers of level l at a point (level l+1 within s of it) in the same or
+// an earlier tile. So the result equals T single steps bit for bit: each point
+// is the same expression of the same values. `scheduleViolation` below checks
+// this point by point, for tests.
+//
+// Each (tile, level) box is one call of the generated kernel with a region
+// (Kernel.h), so every variant of every kernel runs time-tiled unchanged.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "stencilc/Kernel.h"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace stencilc::rt {
+
+/// How a time-tiled run is cut.
+struct TimeTiling {
+  int depth = 1; ///< T: time steps per pass over memory (1: single sweeps)
+  int tileX = 0; ///< tile extent in x at each level; 0: the whole row
+  int tileY = 0; ///< tile extent in y; 0: kDefaultTileY
+  int tileZ = 0; ///< tile extent in z; 0: kDefaultTileZ (3D only)
+};
+
+/// Defaults from measurement (docs/PERFORMANCE.md §Temporal blocking);
+/// `stencilc tune` picks per machine.
+inline constexpr int kDefaultTileY = 32;
+inline constexpr int kDefaultTileZ = 8;
+
+/// How far one step reads the levels it advances, per axis: the skew of the
+/// parallelograms (the larger of the reach below and above).
+struct TimeSkew {
+  int x = 0, y = 0, z = 0;
+};
+
+/// The skew of `kernel`: the largest reach per axis over its time fields.
+inline TimeSkew timeSkewOf(const KernelInfo &kernel) {
+  TimeSkew s;
+  for (const KernelFieldInfo &f : kernel.fields) {
+    if (std::string(f.role) != "time")
+      continue;
+    s.x = std::max({s.x, f.reach[0], f.reach[1]});
+    s.y = std::max({s.y, f.reach[2], f.reach[3]});
+    s.z = std::max({s.z, f.reach[4], f.reach[5]});
+  }
+  return s;
+}
+
+/// One tile of a pass: its index along each axis.
+struct TileIndex {
+  int a = 0, b = 0, c = 0; ///< along x, y, z
+};
+
+/// The boxes of a time-tiled pass of `depth` steps over `extent`.
+///
+/// Tiles on one anti-diagonal (a + b + c = d) neither write what another
+/// reads nor write the same points, so they may run concurrently once the
+/// diagonals before them are done; `scheduleViolation` checks this too.
+class TimeTileSchedule {
+public:
+  /// Tile extents are clamped to [1, extent]; 0 or less means the whole axis.
+  TimeTileSchedule(const Extent &extent, TimeSkew skew, int depth, int tileX, int tileY, int tileZ)
+      : extent_(extent), skew_(skew), depth_(std::max(1, depth)),
+        tileX_(clampTile(tileX, extent.nx)), tileY_(clampTile(tileY, extent.ny)),
+        tileZ_(clampTile(tileZ, extent.nz)) {
+    // Enough tiles that the last level, shifted by (depth - 1) s, still
+    // reaches the far end of the grid.
+    tilesX_ = tilesAlong(extent.nx, skew_.x, tileX_);
+    tilesY_ = tilesAlong(extent.ny, skew_.y, tileY_);
+    tilesZ_ = tilesAlong(extent.nz, skew_.z, tileZ_);
+  }
+
+  int depth() const { return depth_; }
+  int tiles() const { return tilesX_ * tilesY_ * tilesZ_; }
+  int diagonals() const { return tilesX_ + tilesY_ + tilesZ_ - 2; }
+
+  /// Level `level` (0: the first step of the pass) of tile t, clipped to the
+  /// grid; may be empty near the grid's low faces.
+  Box box(const TileIndex &t, int level) const {
+    Box out;
+    std::tie(out.x0, out.x1) = range(t.a, tileX_, skew_.x, level, extent_.nx);
+    std::tie(out.y0, out.y1) = range(t.b, tileY_, skew_.y, level, extent_.ny);
+    std::tie(out.z0, out.z1) = range(t.c, tileZ_, skew_.z, level, extent_.nz);
+    return out;
+  }
+
+  /// The tiles of anti-diagonal `d`, in a fixed order.
+  std::vector<TileIndex> diagonal(int d) const {
+    std::vector<TileIndex> tiles;
+    for (int c = 0; c < tilesZ_ && c <= d; ++c)
+      for (int b = 0; b < tilesY_ && b + c <= d; ++b) {
+        const int a = d - b - c;
+        if (a < tilesX_)
+          tiles.push_back({a, b, c});
+      }
+    return tiles;
+  }
+
+private:
+  static int clampTile(int tile, int n) { return tile <= 0 ? std::max(1, n) : std::min(tile, n); }
+  int tilesAlong(int n, int skew, int tile) const {
+    return (n + (depth_ - 1) * skew + tile - 1) / tile;
+  }
+  std::pair<int, int> range(int index, int tile, int skew, int level, int n) const {
+    const int shift = level * skew;
+    return {std::clamp(index * tile - shift, 0, n), std::clamp((index + 1) * tile - shift, 0, n)};
+  }
+
+  Extent extent_;
+  TimeSkew skew_;
+  int depth_;
+  int tileX_, tileY_, tileZ_;
+  int tilesX_ = 0, tilesY_ = 0, tilesZ_ = 0;
+};
+
+/// Checks, point by point, that `schedule` computes every level of every
+/// point once, in order, after the previous level within the skew and before
+/// any of it is overwritten (the kernels run in place: level l + 2 overwrites
+/// level l), diagonal by diagonal; and that no tile of a diagonal writes a
+/// point another tile of it reads or writes. Returns an empty string, or the
+/// first violation. For tests: O(points x depth x (2 s + 1)^3).
+inline std::string scheduleViolation(const TimeTileSchedule &schedule, const Extent &extent,
+                                     TimeSkew skew) {
+  const size_t points = size_t(extent.nx) * size_t(extent.ny) * size_t(extent.nz);
+  auto index = [&](int x, int y, int z) {
+    return (size_t(z) * size_t(extent.ny) + size_t(y)) * size_t(extent.nx) + size_t(x);
+  };
+  auto where = [](int x, int y, int z) {
+    return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
+  };
+  auto inGrid = [&](int x, int y, int z) {
+    return x >= 0 && x < extent.nx && y >= 0 && y < extent.ny && z >= 0 && z < extent.nz;
+  };
+  // done[p]: how many levels of the pass point p holds. Level l needs l done
+  // at p (level l - 1 there, level l - 2 still in the storage it overwrites)
+  // and l or l + 1 done within the skew (level l - 1 computed, not yet
+  // overwritten by level l + 1).
+  std::vector<int> done(points, 0);
+  // writer[p * depth + l]: 1 + the position in its diagonal of the tile that
+  // writes level l of p there, in the diagonal `writerDiagonal[...]`.
+  const size_t depth = size_t(schedule.depth());
+  std::vector<int> writer(points * depth, 0), writerDiagonal(points * depth, -1);
+  for (int d = 0; d < schedule.diagonals(); ++d) {
+    const std::vector<TileIndex> tiles = schedule.diagonal(d);
+    for (size_t t = 0; t < tiles.size(); ++t)
+      for (int level = 0; level < schedule.depth(); ++level) {
+        const Box b = schedule.box(tiles[t], level);
+        for (int z = b.z0; z < b.z1; ++z)
+          for (int y = b.y0; y < b.y1; ++y)
+            for (int x = b.x0; x < b.x1; ++x) {
+              const size_t w = index(x, y, z) * depth + size_t(level);
+              writer[w] = int(t) + 1;
+              writerDiagonal[w] = d;
+            }
+      }
+    // Tiles of one diagonal run concurrently: none may write a level of a
+    // point that another reads (level l - 1 within the skew, l - 2 at the
+    // point), nor overwrite it (levels l + 1 and l, in place).
+    auto otherWrites = [&](size_t t, int x, int y, int z, int level) {
+      if (level < 0 || level >= schedule.depth() || !inGrid(x, y, z))
+        return false;
+      const size_t w = index(x, y, z) * depth + size_t(level);
+      return writerDiagonal[w] == d && writer[w] != int(t) + 1;
+    };
+    for (size_t t = 0; t < tiles.size(); ++t)
+      for (int level = 0; level < schedule.depth(); ++level) {
+        const Box b = schedule.box(tiles[t], level);
+        if (b.empty())
+          continue;
+        for (int z = b.z0 - skew.z; z < b.z1 + skew.z; ++z)
+          for (int y = b.y0 - skew.y; y < b.y1 + skew.y; ++y)
+            for (int x = b.x0 - skew.x; x < b.x1 + skew.x; ++x) {
+              const bool centre =
+                  x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1 && z >= b.z0 && z < b.z1;
+              if (otherWrites(t, x, y, z, level - 1) || otherWrites(t, x, y, z, level + 1) ||
+                  (centre &&
+                   (otherWrites(t, x, y, z, level - 2) || otherWrites(t, x, y, z, level))))
+                return "level " + std::to_string(level) + " of a tile of diagonal " +
+                       std::to_string(d) + " reads " + where(x, y, z) +
+                       " while another tile of it writes there";
+            }
+      }
+    for (const TileIndex &tile : tiles)
+      for (int level = 0; level < schedule.depth(); ++level) {
+        const Box b = schedule.box(tile, level);
+        for (int z = b.z0; z < b.z1; ++z)
+          for (int y = b.y0; y < b.y1; ++y)
+            for (int x = b.x0; x < b.x1; ++x) {
+              if (done[index(x, y, z)] != level)
+                return "level " + std::to_string(level) + " at " + where(x, y, z) + " found " +
+                       std::to_string(done[index(x, y, z)]) + " levels done";
+              for (int dz = -skew.z; dz <= skew.z; ++dz)
+                for (int dy = -skew.y; dy <= skew.y; ++dy)
+                  for (int dx = -skew.x; dx <= skew.x; ++dx) {
+                    if (!inGrid(x + dx, y + dy, z + dz))
+                      continue;
+                    const int n = done[index(x + dx, y + dy, z + dz)];
+                    if (n < level || n > level + 1)
+                      return "level " + std::to_string(level) + " at " + where(x, y, z) +
+                             " reads " + where(x + dx, y + dy, z + dz) + ", which has " +
+                             std::to_string(n) + " levels done";
+                  }
+            }
+        // Marked after the whole box: its points are computed in any order.
+        for (int z = b.z0; z < b.z1; ++z)
+          for (int y = b.y0; y < b.y1; ++y)
+            for (int x = b.x0; x < b.x1; ++x)
+              ++done[index(x, y, z)];
+      }
+  }
+  for (int z = 0; z < extent.nz; ++z)
+    for (int y = 0; y < extent.ny; ++y)
+      for (int x = 0; x < extent.nx; ++x)
+        if (done[index(x, y, z)] != schedule.depth())
+          return where(x, y, z) + " has " + std::to_string(done[index(x, y, z)]) + " of " +
+                 std::to_string(schedule.depth()) + " levels";
+  return {};
+}
+
+/// The time levels move on by one step, as a generated `rotate()`
+/// and KernelData::rotate do (`overwrites <- advances <- output`).
+inline void rotateTimeLevels(const KernelInfo &kernel, ErasedArgs &args) {
+  for (size_t o = 0; o < kernel.fields.size(); ++o) {
+    const KernelFieldInfo &out = kernel.fields[o];
+    if (out.advances < 0)
+      continue;
+    ErasedField &O = args.fields[o], &F = args.fields[size_t(out.advances)];
+    if (out.overwrites < 0) {
+      std::swap(O, F);
+      continue;
+    }
+    ErasedField &G = args.fields[size_t(out.overwrites)];
+    const bool sharing = O.origin == G.origin;
+    const ErasedField oldest = G;
+    G = F;
+    F = O;
+    O = sharing ? G : oldest;
+  }
+}
+
+/// Throws KernelError naming the kernel and field unless `args` can be
+/// time-tiled: every output advances a time level and every time level is
+/// advanced or overwritten, so that the levels only rotate. In place or not,
+/// a level's storage is reused only for a level two or more steps later,
+/// whose readers the schedule has already run.
+inline void requireTimeTileable(const KernelInfo &kernel, const ErasedArgs &args) {
+  const std::string name = kernel.name;
+  if (args.fields.size() != kernel.fields.size())
+    throw KernelError(name + ": wrong number of fields for a time-tiled run");
+  std::vector<bool> rotated(kernel.fields.size(), false);
+  for (size_t o = 0; o < kernel.fields.size(); ++o) {
+    const KernelFieldInfo &out = kernel.fields[o];
+    if (std::string(out.role) != "out")
+      continue;
+    if (out.advances < 0)
+      throw KernelError(name + ": output '" + out.name +
+                        "' advances no time level, so steps cannot be tiled in time");
+    rotated[size_t(out.advances)] = true;
+    if (out.overwrites >= 0)
+      rotated[size_t(out.overwrites)] = true;
+  }
+  for (size_t f = 0; f < kernel.fields.size(); ++f)
+    if (std::string(kernel.fields[f].role) == "time" && !rotated[f])
+      throw KernelError(name + ": time level '" + kernel.fields[f].name +
+                        "' is neither advanced nor overwritten by an output");
+}
+
+/// Called after each box of each step: `step` counts from the first step of
+/// the run, `args` are that step's (its outputs hold the new level on `box`).
+/// Sources add to the new level there; receivers read it there. Calls may
+/// come concurrently from several threads, for disjoint boxes.
+using AfterBox = std::function<void(int step, const Box &box, const ErasedArgs &args)>;
+
+/// Runs `steps` steps of `kernel` on `args` in passes of `tiling.depth` steps,
+/// each (tile, level) box one kernel call with `options` (its variant and
+/// blocks; options.region must be unset). The tiles of a diagonal are shared
+/// among the OpenMP threads, each running its boxes on its own. On return
+/// `args` are rotated `steps` times, as after `steps` pairs of run and
+/// rotate, and the results equal those single steps (with `afterBox` applied
+/// to each step's whole output) bit for bit.
+inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
+                         const TimeTiling &tiling, const RunOptions &options,
+                         const AfterBox &afterBox = {}) {
+  const std::string name = kernel.name;
+  if (steps < 0)
+    throw KernelError(name + ": " + std::to_string(steps) + " time steps");
+  if (tiling.depth < 1 || tiling.tileX < 0 || tiling.tileY < 0 || tiling.tileZ < 0)
+    throw KernelError(name + ": time tiling of depth " + std::to_string(tiling.depth) +
+                      " with tiles " + std::to_string(tiling.tileX) + " x " +
+                      std::to_string(tiling.tileY) + " x " + std::to_string(tiling.tileZ) +
+                      " (the depth must be at least 1, the tiles 0 or more)");
+  if (options.region)
+    throw KernelError(name + ": a time-tiled run covers the whole extent; it takes no region");
+  requireTimeTileable(kernel, args);
+  const TimeSkew skew = timeSkewOf(kernel);
+  const int tileY = tiling.tileY > 0 ? tiling.tileY : kDefaultTileY;
+  const int tileZ = kernel.dims == 3 ? (tiling.tileZ > 0 ? tiling.tileZ : kDefaultTileZ) : 1;
+  for (int done = 0; done < steps;) {
+    const int depth = std::min(tiling.depth, steps - done);
+    // The arguments of each step of the pass, rotated step by step.
+    std::vector<ErasedArgs> levelArgs(size_t(depth), args);
+    for (int l = 1; l < depth; ++l) {
+      levelArgs[size_t(l)] = levelArgs[size_t(l - 1)];
+      rotateTimeLevels(kernel, levelArgs[size_t(l)]);
+    }
+    const TimeTileSchedule schedule(args.extent, skew, depth, tiling.tileX, tileY, tileZ);
+    // A kernel error in a thread is rethrown after the pass (exceptions may
+    // not leave an OpenMP region).
+    std::string failure;
+#pragma omp parallel
+    for (int d = 0; d < schedule.diagonals(); ++d) {
+      const std::vector<TileIndex> tiles = schedule.diagonal(d);
+#pragma omp for schedule(dynamic, 1)
+      for (size_t t = 0; t < tiles.size(); ++t)
+        for (int level = 0; level < depth; ++level) {
+          RunOptions boxOptions = options;
+          boxOptions.region = schedule.box(tiles[t], level);
+          if (boxOptions.region->empty())
+            continue;
+          try {
+            kernel.run(levelArgs[size_t(level)], boxOptions);
+            if (afterBox)
+              afterBox(done + level, *boxOptions.region, levelArgs[size_t(level)]);
+          } catch (const std::exception &e) {
+#pragma omp critical(stencilc_time_tiling_failure)
+            if (failure.empty())
+              failure = e.what();
+          }
+        }
+    }
+    if (!failure.empty())
+      throw KernelError(failure);
+    args = levelArgs[size_t(depth - 1)];
+    rotateTimeLevels(kernel, args);
+    done += depth;
+  }
+}
+
+} // namespace stencilc::rt
