@@ -83,8 +83,10 @@ SegyReader::SegyReader(const std::string &path) : path_(path) {
   samples_ = segy_samples(binary);
   if (samples_ <= 0)
     fail(fmt::format("not a SEG-Y file: {} samples per trace in the binary header", samples_));
-  int32_t interval = 0, extended = 0;
+  int32_t interval = 0, extended = 0, perEnsemble = 0;
   segy_get_bfield(binary, SEGY_BIN_INTERVAL, &interval);
+  segy_get_bfield(binary, SEGY_BIN_TRACES, &perEnsemble);
+  tracesPerEnsemble_ = perEnsemble;
   segy_get_bfield(binary, SEGY_BIN_EXT_HEADERS, &extended);
   interval_ = interval;
   if (extended < 0)
@@ -165,7 +167,8 @@ SegyWriter::SegyWriter(const std::string &path, int samples, int interval, int t
   if (segy_write_textheader(file_, 0, text.c_str()) != SEGY_OK)
     fail("cannot write the text header");
   char binary[SEGY_BINARY_HEADER_SIZE] = {};
-  segy_set_bfield(binary, SEGY_BIN_TRACES, std::min(traces, 32767));
+  // A 16-bit field: a larger count is left unset rather than wrapped.
+  segy_set_bfield(binary, SEGY_BIN_TRACES, traces > 0 && traces <= 32767 ? traces : 0);
   segy_set_bfield(binary, SEGY_BIN_INTERVAL, interval);
   segy_set_bfield(binary, SEGY_BIN_SAMPLES, samples);
   segy_set_bfield(binary, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);

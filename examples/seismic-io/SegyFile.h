@@ -50,6 +50,8 @@ public:
   int samples() const { return samples_; }
   /// The binary header's sample interval field, as stored (µs for time data).
   int interval() const { return interval_; }
+  /// The binary header's data traces per ensemble (0 when not set).
+  int tracesPerEnsemble() const { return tracesPerEnsemble_; }
   TraceHeader header(int trace) const;
   /// The samples of `trace` as native floats (`samples()` of them).
   void readTrace(int trace, float *out) const;
@@ -60,6 +62,7 @@ private:
   std::string path_;
   segy_file_handle *file_ = nullptr;
   int traces_ = 0, samples_ = 0, interval_ = 0, format_ = 0, traceBytes_ = 0;
+  int tracesPerEnsemble_ = 0;
   long trace0_ = 0;
 };
 
@@ -68,7 +71,8 @@ private:
 /// error leaves nothing behind.
 class SegyWriter {
 public:
-  /// `interval` is the sample interval field (µs for time data);
+  /// `interval` is the sample interval field (µs for time data), `traces`
+  /// the traces per ensemble (the binary header's; 0 for none);
   /// `description` goes into the text header, one line per entry (at most 38).
   SegyWriter(const std::string &path, int samples, int interval, int traces,
              const std::vector<std::string> &description);

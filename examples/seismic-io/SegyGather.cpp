@@ -74,6 +74,11 @@ ShotGather readSegyGather(const std::string &path) {
   g.source = {first.coordinate(SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_GROUP_SCALAR),
               first.coordinate(SEGY_TR_SOURCE_Y, SEGY_TR_SOURCE_GROUP_SCALAR),
               first.coordinate(SEGY_TR_SOURCE_DEPTH, SEGY_TR_ELEV_SCALAR)};
+  // One shot is one ensemble: a file cut at a trace boundary has fewer traces than it says.
+  if (file.tracesPerEnsemble() > 0 && file.tracesPerEnsemble() != file.traces())
+    throw std::runtime_error(fmt::format("{}: {} traces, but the binary header says {} per "
+                                         "ensemble (one shot): truncated or not one shot gather",
+                                         path, file.traces(), file.tracesPerEnsemble()));
   g.values.resize(std::size_t(file.traces()) * g.samples);
   for (int r = 0; r < file.traces(); ++r) {
     const TraceHeader h = file.header(r);

@@ -127,7 +127,7 @@ void writeSegyModel(const std::string &path, const rt::Grid<float> &model, const
     throw std::invalid_argument(fmt::format(
         "{}: origin depth {:g} m is not whole metres within ±32767, which the delay field holds",
         path, g.z0));
-  SegyWriter file(path, g.nz, int(std::lround(millimetres)), g.nx * g.ny,
+  SegyWriter file(path, g.nz, int(std::lround(millimetres)), /*traces per ensemble*/ 0,
                   {"Velocity model (m/s), one trace per (x, y) column, depth down",
                    fmt::format("{}", g.describe()),
                    "Depth step in the sample interval field in mm, first depth (delay) in m",

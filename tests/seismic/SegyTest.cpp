@@ -191,6 +191,20 @@ TEST_F(SegyTest, GatherRoundTripKeepsSamplesPositionsAndInterval) {
   EXPECT_EQ(first.get(SEGY_TR_FIELD_RECORD), 3);
 }
 
+TEST_F(SegyTest, GatherCutAtATraceBoundaryIsRefused) {
+  ShotGather g;
+  g.samples = 4;
+  g.dt = 0.004;
+  for (int r = 0; r < 3; ++r)
+    g.receivers.push_back({10.0 * r, 0, 0});
+  g.values.assign(12, 1.0f);
+  writeSegyGather(path("g.segy"), g);
+  truncate(path("g.segy"), 240 + 4 * 4); // the last trace, whole
+  EXPECT_EQ(errorOf([&] { readSegyGather(path("g.segy")); }),
+            path("g.segy") + ": 2 traces, but the binary header says 3 per ensemble (one shot): "
+                             "truncated or not one shot gather");
+}
+
 TEST_F(SegyTest, GatherIntervalIsRoundedToTheMicrosecond) {
   ShotGather g;
   g.samples = 2;
