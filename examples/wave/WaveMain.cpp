@@ -76,6 +76,10 @@ cl::opt<int> snapshotEvery("snapshot-every", cl::desc("Steps between snapshots (
                            cl::init(0));
 cl::opt<std::string> outOption("out", cl::desc("Directory for pictures and arrays"),
                                cl::init("wave-out"));
+cl::opt<bool> pngOption("png",
+                        cl::desc("Write a quick PNG beside each snapshot .npy (--png=false when "
+                                 "scripts/plot.py draws the figures)"),
+                        cl::init(true));
 cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, blocked, planes"),
                                    cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir", cl::desc("Where ete37_sponge.stencil is"),
@@ -268,7 +272,7 @@ int run() {
                *std::max_element(fit.rmsMisfit.begin(), fit.rmsMisfit.end()),
                *std::max_element(fit.maxAmplification.begin(), fit.maxAmplification.end()));
   }
-  SnapshotWriter writer;
+  SnapshotWriter writer(4, pngOption);
   {
     const bool mine = sj >= owned.y0 && sj < owned.y1;
     rt::Image2D piece;
@@ -333,12 +337,13 @@ int run() {
   writer.drain();
   if (dist.root()) {
     const double points = double(n.nx) * n.ny * n.nz * steps;
-    fmt::print("{} steps in {:.2f} s ({:.0f} Mpoint/s{}); {} pictures in {}/ (snapshot_*_xz.png: "
-               "vertical slices through the source, seismogram.png: receivers across, time "
-               "down; .npy beside each; seismogram.segy: the shot gather in SEG-Y)\n",
+    fmt::print("{} steps in {:.2f} s ({:.0f} Mpoint/s{}); {} {} in {}/ (snapshot_*_xz: "
+               "vertical slices through the source, seismogram: receivers across, time "
+               "down; seismogram.segy: the shot gather in SEG-Y; geometry.json: for "
+               "scripts/plot.py)\n",
                steps, stepSeconds, points / stepSeconds * 1e-6,
                dist.ranks() > 1 ? fmt::format(", {:.2f} s in halo exchange", haloSeconds) : "",
-               writer.written(), dir);
+               writer.written(), pngOption ? "pictures (PNG and .npy)" : "arrays (.npy)", dir);
   }
   return 0;
 }
