@@ -24,6 +24,7 @@
 #include "SnapshotWriter.h"
 
 #include "stencilc/Npy.h"
+#include "stencilc/Progress.h"
 
 #include "llvm/Support/CommandLine.h"
 
@@ -307,6 +308,8 @@ int run() {
   const Stepper stepper = [&](const rt::KernelInfo &, const rt::ErasedArgs &args,
                               const rt::RunOptions &options) { dist.step(args, options); };
   double stepSeconds = 0;
+  // Steps per second and time left, on a terminal only (rank 0's).
+  rt::Progress progress("wave", steps, "steps", stderr, dist.root() && isatty(STDERR_FILENO));
   for (int step = 0; step < steps; ++step) {
     const auto start = std::chrono::steady_clock::now();
     propagator->step(copiesOf(owned, kHalo, si, sj, sk, sourceScale * ricker(step * dt, f0, t0)),
@@ -321,7 +324,9 @@ int run() {
     // The whole wavefield: each process writes its own box of the one file.
     if (volumeEvery > 0 && (step + 1) % volumeEvery == 0)
       dist.write(p, fmt::format("{}/wavefield_{:05d}.npy", dir, step + 1));
+    progress.advance(step + 1);
   }
+  progress.finish();
   rt::Image2D seismogram = dist.gather(traces, owned.x0, 0, n.nx, steps);
   stepSeconds = dist.max(stepSeconds);
   const double haloSeconds = dist.max(dist.haloSeconds());
