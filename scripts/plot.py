@@ -28,7 +28,9 @@ import glob
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 try:
     import numpy as np
@@ -231,18 +233,32 @@ def main():
     if not 0 < args.clip <= 100:
         parser.error("--clip %g: a percentile in (0, 100]" % args.clip)
     out = args.figures or os.path.join(args.run_dir, "figures")
+    # Drawn into a scratch directory beside `out` and moved in only when all
+    # succeed, so an error leaves no partial set of figures.
     try:
         g = load_geometry(args.run_dir)
+        created = not os.path.isdir(out)
         os.makedirs(out, exist_ok=True)
-        written = [plot_velocity(g, args.run_dir, out)]
-        written += plot_snapshots(g, args.run_dir, out, args.clip)
-        written.append(plot_seismogram(g, args.run_dir, out, args.clip))
-        image = plot_image(g, args.run_dir, out, args.clip)
-        if image:
-            written.append(image)
-    except PlotError as e:
+        scratch = tempfile.mkdtemp(prefix=".plot-", dir=out)
+    except (PlotError, OSError) as e:
         sys.stderr.write("plot.py: error: %s\n" % e)
         return 1
+    try:
+        written = [plot_velocity(g, args.run_dir, scratch)]
+        written += plot_snapshots(g, args.run_dir, scratch, args.clip)
+        written.append(plot_seismogram(g, args.run_dir, scratch, args.clip))
+        image = plot_image(g, args.run_dir, scratch, args.clip)
+        if image:
+            written.append(image)
+        for path in written:
+            os.replace(path, os.path.join(out, os.path.basename(path)))
+    except (PlotError, OSError) as e:
+        sys.stderr.write("plot.py: error: %s\n" % e)
+        shutil.rmtree(scratch, ignore_errors=True)
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        return 1
+    shutil.rmtree(scratch, ignore_errors=True)
     print("plot.py: %d figures in %s/" % (len(written), out))
     return 0
 
