@@ -33,8 +33,11 @@ bool isSegy(const std::string &path) {
 
 ModelFile inspectModelFile(const std::string &path) {
   if (!isSegy(path))
-    return {path, volumeSize(path), std::nullopt};
-  const seisio::Geometry g = seisio::readSegyModelGeometry(path);
+    return {path, volumeSize(path), std::nullopt}; // agreed by every process
+  // Every process reads the headers; all must succeed and see the same model.
+  seisio::Geometry g;
+  onEveryProcess([&] { g = seisio::readSegyModelGeometry(path); });
+  expectSameOnEveryProcess(g.describe(), path + ": the model's geometry");
   return {path, {g.nx, g.ny, g.nz}, g};
 }
 
@@ -55,7 +58,7 @@ double spacingFor(const ModelFile &file, double h, bool hGiven) {
 void readModelFile(const ModelFile &file, const Distribution &dist, rt::Grid<float> &local) {
   const rt::Box o = dist.owned();
   if (file.geometry)
-    seisio::readSegyModel(file.path, *file.geometry, o, local);
+    onEveryProcess([&] { seisio::readSegyModel(file.path, *file.geometry, o, local); });
   else
     dist.read(file.path, local);
   // The halo beyond the model repeats its faces, as the built-in models' does:
