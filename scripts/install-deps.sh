@@ -28,6 +28,10 @@ packages=(
   # MPI for distributed runs (runtime/src/mpi, docs/DISTRIBUTED.md): MPICH's
   # library, headers and mpiexec.
   libmpich-dev mpich
+  # SEG-Y velocity models and shot gathers (examples/seismic-io).
+  libsegyio-dev
+  # Figures from the seismic examples' .npy files (scripts/plot.py).
+  python3-matplotlib
 )
 
 missing=()

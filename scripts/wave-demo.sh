@@ -3,7 +3,8 @@
 # docs/SEISMIC.md): fit an ETE-37 coefficient table, then propagate a Ricker
 # source through a layered model with a high-velocity body on a small grid,
 # once with the ETE 37-point operator and once with the 8th-order FD operator,
-# and say where the pictures are. Builds the example first if needed (into
+# draw the figures with scripts/plot.py (axes in metres and seconds, colour
+# bars) and say where they are. Builds the example first if needed (into
 # $STENCILC_BUILD_DIR, default build/). A minute or two on two cores.
 set -euo pipefail
 
@@ -17,6 +18,20 @@ if [[ ! -f "$build/build.ninja" ]]; then
 fi
 ninja -C "$build" -j "$jobs" stencilc wave
 
+# plot.py needs numpy and matplotlib (Debian: python3-matplotlib); a Python
+# first on PATH (a pyenv, say) may lack them where Debian's has them.
+python=""
+for candidate in python3 /usr/bin/python3; do
+  if "$candidate" -c 'import numpy, matplotlib' 2>/dev/null; then
+    python=$candidate
+    break
+  fi
+done
+if [[ -z "$python" ]]; then
+  echo "wave-demo.sh: no Python with numpy and matplotlib (Debian: apt-get install python3-matplotlib, or scripts/install-deps.sh)" >&2
+  exit 1
+fi
+
 mkdir -p "$out"
 # The fit the wave program makes at run time: Courant 0.4 at 4500 m/s with
 # h = 10 m is dt = 0.4 * 10 / 4500 s.
@@ -28,12 +43,14 @@ for op in ete37 fd8; do
   echo "== wave --operator $op (96x96x120 points, 0.6 s)"
   mkdir -p "$out/$op"
   "$build/examples/wave/wave" --operator "$op" --model layered --size 96x96x120 --h 10 \
-    --courant 0.4 --time 0.6 --sponge 16 --frequency 15 --out "$out/$op"
+    --courant 0.4 --time 0.6 --sponge 16 --frequency 15 --png=false --out "$out/$op"
+  "$python" "$root/scripts/plot.py" "$out/$op"
 done
 
 echo
-echo "Pictures (PNG, with a .npy of the same values beside each):"
-echo "  $out/ete37/velocity_xz.png        the velocity model, vertical slice through the source"
-echo "  $out/ete37/snapshot_*_xz.png      wavefield snapshots (blue negative, red positive)"
-echo "  $out/ete37/seismogram.png         receivers across, time down"
-echo "  $out/fd8/...                      the same with the 8th-order FD operator"
+echo "Figures (scripts/plot.py, from the .npy files and geometry.json beside them):"
+echo "  $out/ete37/figures/velocity.png          the velocity model, vertical slice through the source"
+echo "  $out/ete37/figures/snapshot_*_xz.png     wavefield snapshots, vertical slices (_xy: horizontal)"
+echo "  $out/ete37/figures/seismogram.png        the shot gather: receivers across, time down"
+echo "  $out/ete37/seismogram.segy               the same gather in SEG-Y"
+echo "  $out/fd8/...                             the same with the 8th-order FD operator"

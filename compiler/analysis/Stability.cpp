@@ -5,6 +5,7 @@
 #include <cmath>
 #include <complex>
 #include <numbers>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -129,6 +130,78 @@ StableLimit largestStableValue(const ir::Stencil &s, const LinearStencil &linear
   } catch (const std::invalid_argument &e) {
     return {std::nullopt, e.what()};
   }
+}
+
+namespace {
+/// The fields and scalars an expression reads.
+void namesIn(const ir::Stencil &s, const ir::Expr &e, std::set<std::string> &names) {
+  if (e.kind == Kind::ScalarRef)
+    names.insert(s.scalars[e.id].name);
+  if (e.kind == Kind::FieldRef)
+    names.insert(s.fields[e.id].name);
+  for (const ir::ExprPtr &operand : e.operands)
+    if (operand)
+      namesIn(s, *operand, names);
+}
+bool hasTable(const ir::Expr &e) {
+  if (e.kind == Kind::TableRef)
+    return true;
+  return std::any_of(e.operands.begin(), e.operands.end(),
+                     [](const ir::ExprPtr &o) { return o && hasTable(*o); });
+}
+} // namespace
+
+TimeStepLimit stableTimeStep(const ir::Stencil &s, const LinearStencil &linear, int update) {
+  const LinearForm &form = linear.updates.at(update);
+  TimeStepLimit result;
+  std::set<std::string> everywhere, somewhere, all;
+  bool firstNeighbour = true;
+  std::vector<std::set<std::string>> perTerm;
+  for (const Term &t : form.terms) {
+    std::set<std::string> names;
+    for (const ir::ExprPtr &f : t.factors)
+      namesIn(s, *f, names);
+    all.insert(names.begin(), names.end());
+    perTerm.push_back(names);
+    if (t.offset[0] == 0 && t.offset[1] == 0 && t.offset[2] == 0)
+      continue;
+    if (firstNeighbour)
+      everywhere = names;
+    else
+      std::erase_if(everywhere, [&](const std::string &n) { return !names.count(n); });
+    firstNeighbour = false;
+  }
+  std::vector<std::string> candidates;
+  for (const std::string &name : everywhere)
+    if (std::any_of(perTerm.begin(), perTerm.end(),
+                    [&](const std::set<std::string> &names) { return !names.count(name); }))
+      candidates.push_back(name);
+  if (std::find(candidates.begin(), candidates.end(), "dt") != candidates.end())
+    result.quantity = "dt";
+  else if (candidates.size() == 1)
+    result.quantity = candidates[0];
+  for (const std::string &name : all)
+    if (name != result.quantity)
+      result.heldAt1.push_back(name);
+  const bool table = std::any_of(form.terms.begin(), form.terms.end(), [](const Term &t) {
+    return std::any_of(t.factors.begin(), t.factors.end(),
+                       [](const ir::ExprPtr &f) { return hasTable(*f); });
+  });
+  if (result.quantity.empty() && table) {
+    result.limit.why = "a table coefficient (its values depend on the table)";
+    return result;
+  }
+  if (result.quantity.empty()) {
+    std::string names;
+    for (const std::string &c : candidates)
+      names += (names.empty() ? "" : ", ") + c;
+    result.limit.why = candidates.empty()
+                           ? "no field or scalar scales the neighbour reads alone"
+                           : "more than one quantity scales the neighbour reads (" + names + ")";
+    return result;
+  }
+  result.limit = largestStableValue(s, linear, update, result.quantity);
+  return result;
 }
 
 } // namespace stencilc::analysis

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace stencilc::analysis {
 
@@ -33,5 +34,19 @@ struct StableLimit {
 StableLimit largestStableValue(const ir::Stencil &s, const LinearStencil &linear, int update,
                                const std::string &quantity,
                                const std::map<std::string, double> &values = {});
+
+/// The stable limit of the quantity that sets an update's time step.
+struct TimeStepLimit {
+  std::string quantity;             ///< empty when none could be chosen (`limit.why` says why)
+  std::vector<std::string> heldAt1; ///< the other fields and scalars the update reads, held at 1
+  StableLimit limit;
+};
+
+/// The stable time step of `update` (`stencilc analyze`): the quantity is a
+/// field or scalar that multiplies every neighbour read but not every term
+/// (the spatial operator's scale, not the whole step's), preferring one named
+/// `dt`; the others are held at 1, so for u_next = 2u - u_prev + v^2 dt^2/h^2
+/// lap(u) the limit on dt is the Courant number's.
+TimeStepLimit stableTimeStep(const ir::Stencil &s, const LinearStencil &linear, int update);
 
 } // namespace stencilc::analysis

@@ -6,12 +6,15 @@
 // Per stencil: the shape counts (analysis/StencilCounts.h), flops and
 // compulsory bytes per point and their ratio; per variant of the target's
 // backend: loads per point, register-queue entries, on-chip bytes per block,
-// sweeps, and with --machine the roofline bound and the roof that sets it.
+// sweeps, and with --machine the roofline bound and the roof that sets it;
+// per update that advances a time level, its stable time step (von Neumann
+// analysis, analysis/Stability.h, docs/SEISMIC.md §Stability).
 // docs/PERFORMANCE-MODEL.md defines every number.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/Machine.h"
 #include "analysis/Roofline.h"
+#include "analysis/Stability.h"
 #include "analysis/StencilCounts.h"
 #include "driver/Driver.h"
 #include "driver/PlanOptions.h"
@@ -89,6 +92,35 @@ VariantShape shapeOf(const CompiledStencil &c, const std::string &variant, const
   if (variant == "planes")
     return {p.planesLoads, 0, 0}; // the CPU keeps its partial planes in cache, not registers
   return {gatheredLoads(c), 0, 0};
+}
+
+/// "dt <= 0.452889 (v, h at 1)" or "none: why", for update `u` of `c`.
+struct StepLimitText {
+  std::string output, text;
+  analysis::TimeStepLimit limit;
+};
+
+std::vector<StepLimitText> stepLimits(const CompiledStencil &c) {
+  std::vector<StepLimitText> lines;
+  const ir::Stencil &s = *c.stencil;
+  for (size_t u = 0; u < c.linear.updates.size(); ++u) {
+    const ir::Field &out = s.fields[c.linear.updates[u].output];
+    if (out.advances < 0)
+      continue;
+    StepLimitText line{out.name, "", analysis::stableTimeStep(s, c.linear, int(u))};
+    const analysis::TimeStepLimit &l = line.limit;
+    if (l.limit.value) {
+      std::string held;
+      for (const std::string &name : l.heldAt1)
+        held += (held.empty() ? "" : ", ") + name;
+      line.text = fmt::format("{} <= {:.6g}{}", l.quantity, *l.limit.value,
+                              held.empty() ? "" : " (" + held + " at 1)");
+    } else {
+      line.text = "none: " + l.limit.why;
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
 }
 
 struct Row {
@@ -181,6 +213,22 @@ int runAnalyze() {
                              {"variants", std::move(variants)}};
         if (machine)
           o["machine"] = machine->name;
+        llvm::json::Array stability;
+        for (const StepLimitText &line : stepLimits(c)) {
+          llvm::json::Object entry{{"output", line.output}};
+          if (line.limit.limit.value) {
+            entry["quantity"] = line.limit.quantity;
+            entry["limit"] = *line.limit.limit.value;
+            llvm::json::Array held;
+            for (const std::string &name : line.limit.heldAt1)
+              held.push_back(name);
+            entry["held_at_1"] = std::move(held);
+          } else {
+            entry["why_none"] = line.limit.limit.why;
+          }
+          stability.push_back(std::move(entry));
+        }
+        o["time_step_limits"] = std::move(stability);
         report.push_back(std::move(o));
         continue;
       }
@@ -197,6 +245,9 @@ int runAnalyze() {
                         counts.operationalIntensity());
       os << fmt::format("  plan                     {} sweep{}\n", c.decomposition.sweeps.size(),
                         c.decomposition.sweeps.size() == 1 ? "" : "s");
+      for (const StepLimitText &line : stepLimits(c))
+        os << fmt::format("  stable step ({}){:>{}}{}\n", line.output, "",
+                          std::max<int>(1, 11 - int(line.output.size())), line.text);
       if (machine)
         os << fmt::format("  machine                  {} ({:g} GB/s, {:g} GFLOP/s {}; {})\n",
                           machine->name, machine->bandwidthGBs, machine->peakGflops(s.elemType),

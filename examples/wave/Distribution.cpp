@@ -11,6 +11,7 @@
 #include "stencilc/mpi/Gather.h"
 #include "stencilc/mpi/ParallelNpy.h"
 
+#include <climits>
 #include <vector>
 #endif
 
@@ -107,6 +108,40 @@ rt::Extent volumeSize(const std::string &path) {
   return mpi::inspectNpyParallel(MPI_COMM_WORLD, path).extent;
 }
 
+void onEveryProcess(const std::function<void()> &f) {
+  std::string error;
+  try {
+    f();
+  } catch (const std::exception &e) {
+    error = *e.what() ? e.what() : "failed";
+  }
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int mine = error.empty() ? INT_MAX : rank;
+  int first = INT_MAX;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == INT_MAX)
+    return;
+  int length = int(error.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  error.resize(std::size_t(length));
+  MPI_Bcast(error.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  throw std::runtime_error(error + " (rank " + std::to_string(first) + ")");
+}
+
+void expectSameOnEveryProcess(const std::string &mine, const std::string &what) {
+  int length = int(mine.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string root = mine;
+  root.resize(std::size_t(length));
+  MPI_Bcast(root.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  const int differs = root != mine;
+  int anyDiffers = 0;
+  MPI_Allreduce(&differs, &anyDiffers, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (anyDiffers)
+    throw std::runtime_error(what + " differs between processes (rank 0: " + root + ")");
+}
+
 ProcessGroup::ProcessGroup(int &argc, char **&argv) { MPI_Init(&argc, &argv); }
 ProcessGroup::~ProcessGroup() { MPI_Finalize(); }
 bool ProcessGroup::distributed() { return true; }
@@ -173,6 +208,9 @@ rt::Extent volumeSize(const std::string &path) {
     throw std::runtime_error(path + ": expected a C-order float32 array of shape (nz, ny, nx)");
   return {int(h.shape[2]), int(h.shape[1]), int(h.shape[0])};
 }
+
+void onEveryProcess(const std::function<void()> &f) { f(); }
+void expectSameOnEveryProcess(const std::string &, const std::string &) {}
 
 ProcessGroup::ProcessGroup(int &, char **&) {}
 ProcessGroup::~ProcessGroup() = default;

@@ -13,6 +13,7 @@
 #include "stencilc/Kernel.h"
 #include "stencilc/Png.h"
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -68,6 +69,15 @@ private:
 /// The grid size (nx, ny, nz) of a volume .npy file, agreed by every process;
 /// throws std::runtime_error naming the file (and the processes) otherwise.
 rt::Extent volumeSize(const std::string &path);
+
+/// Runs `f` on every process. Where it throws on some, every process throws
+/// std::runtime_error with the message of the lowest such rank (and, under
+/// MPI, which rank that was), so no process waits for the others in vain.
+void onEveryProcess(const std::function<void()> &f);
+
+/// Throws std::runtime_error on every process, saying `what` differs between
+/// processes and showing rank 0's `mine`, unless `mine` is the same on all.
+void expectSameOnEveryProcess(const std::string &mine, const std::string &what);
 
 class ProcessGroup {
 public:

@@ -7,8 +7,9 @@
 
 namespace wave {
 
-void writeSnapshotFiles(const Snapshot &s) {
-  rt::writePng(s.stem + ".png", s.image, s.lo, s.hi, s.map, s.scale);
+void writeSnapshotFiles(const Snapshot &s, bool png) {
+  if (png)
+    rt::writePng(s.stem + ".png", s.image, s.lo, s.hi, s.map, s.scale);
   rt::Grid<float> values = rt::Grid<float>::make2d(s.image.width, s.image.height, 0);
   for (int y = 0; y < s.image.height; ++y)
     for (int x = 0; x < s.image.width; ++x)
@@ -16,8 +17,8 @@ void writeSnapshotFiles(const Snapshot &s) {
   rt::writeNpy(values, s.stem + ".npy");
 }
 
-SnapshotWriter::SnapshotWriter(int maxPending)
-    : maxPending_(size_t(std::max(1, maxPending))), thread_([this] { run(); }) {}
+SnapshotWriter::SnapshotWriter(int maxPending, bool png)
+    : maxPending_(size_t(std::max(1, maxPending))), png_(png), thread_([this] { run(); }) {}
 
 SnapshotWriter::~SnapshotWriter() {
   {
@@ -66,7 +67,7 @@ void SnapshotWriter::run() {
     changed_.notify_all(); // a slot is free for submit()
     std::exception_ptr failure;
     try {
-      writeSnapshotFiles(next);
+      writeSnapshotFiles(next, png_);
     } catch (...) {
       failure = std::current_exception();
     }

@@ -33,7 +33,8 @@ struct Snapshot {
 
 class SnapshotWriter {
 public:
-  explicit SnapshotWriter(int maxPending = 4);
+  /// With `png` false only the .npy files are written (scripts/plot.py draws the figures).
+  explicit SnapshotWriter(int maxPending = 4, bool png = true);
   /// Writes what is still queued, then stops the thread.
   ~SnapshotWriter();
   SnapshotWriter(const SnapshotWriter &) = delete;
@@ -52,6 +53,7 @@ private:
   void rethrowError();
 
   const size_t maxPending_;
+  const bool png_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Snapshot> queue_;
@@ -61,7 +63,7 @@ private:
   std::thread thread_;
 };
 
-/// Writes the image as PNG and its values as a 2D .npy file (rows, columns).
-void writeSnapshotFiles(const Snapshot &snapshot);
+/// Writes the values as a 2D .npy file (rows, columns) and, with `png`, the image as PNG.
+void writeSnapshotFiles(const Snapshot &snapshot, bool png = true);
 
 } // namespace wave

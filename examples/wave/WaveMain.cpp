@@ -17,10 +17,14 @@
 //===----------------------------------------------------------------------===//
 #include "Distribution.h"
 #include "Model.h"
+#include "ModelFile.h"
 #include "Propagator.h"
+#include "RunGeometry.h"
+#include "ShotRecord.h"
 #include "SnapshotWriter.h"
 
 #include "stencilc/Npy.h"
+#include "stencilc/Progress.h"
 
 #include "llvm/Support/CommandLine.h"
 
@@ -32,6 +36,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -47,7 +52,8 @@ cl::opt<Operator>
 cl::opt<std::string> modelOption(
     "model",
     cl::desc("Velocity model: layered (four layers and a 4500 m/s body), homogeneous (--velocity "
-             "everywhere), or a .npy file of float32 m/s, shape (nz, ny, nx), which sets the size"),
+             "everywhere), a .npy file of float32 m/s, shape (nz, ny, nx), or a SEG-Y file "
+             "(.segy, .sgy) with its own spacing and origin; a file sets the size"),
     cl::init("layered"));
 cl::opt<int> volumeEvery("volume-every",
                          cl::desc("Steps between whole-wavefield .npy files (0: none); with it, "
@@ -71,6 +77,10 @@ cl::opt<int> snapshotEvery("snapshot-every", cl::desc("Steps between snapshots (
                            cl::init(0));
 cl::opt<std::string> outOption("out", cl::desc("Directory for pictures and arrays"),
                                cl::init("wave-out"));
+cl::opt<bool> pngOption("png",
+                        cl::desc("Write a quick PNG beside each snapshot .npy (--png=false when "
+                                 "scripts/plot.py draws the figures)"),
+                        cl::init(true));
 cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, blocked, planes"),
                                    cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir", cl::desc("Where ete37_sponge.stencil is"),
@@ -166,8 +176,10 @@ int run() {
   const bool homogeneous = modelOption == "homogeneous";
   const bool fromFile = !homogeneous && modelOption != "layered";
   Size n = parseSize(sizeOption);
+  std::optional<ModelFile> file;
   if (fromFile) {
-    const rt::Extent e = volumeSize(modelOption);
+    file = inspectModelFile(modelOption);
+    const rt::Extent e = file->extent;
     if (sizeOption.getNumOccurrences() && (e.nx != n.nx || e.ny != n.ny || e.nz != n.nz))
       throw std::invalid_argument(fmt::format("--size {}x{}x{} disagrees with {}, {}x{}x{}", n.nx,
                                               n.ny, n.nz, modelOption.getValue(), e.nx, e.ny,
@@ -176,7 +188,14 @@ int run() {
   }
   if (volumeEvery < 0)
     throw std::invalid_argument("--volume-every must be 0 or more");
-  const double h = spacingOption;
+  const double h =
+      file ? spacingFor(*file, spacingOption, spacingOption.getNumOccurrences()) : spacingOption;
+  seisio::Geometry geometry{n.nx, n.ny, n.nz, h, h, h};
+  if (file && file->geometry) { // the user's origin reaches every output
+    geometry.x0 = file->geometry->x0;
+    geometry.y0 = file->geometry->y0;
+    geometry.z0 = file->geometry->z0;
+  }
   auto variant = rt::parseVariant(variantOption);
   if (!variant)
     throw std::invalid_argument("--variant: naive, blocked or planes");
@@ -185,9 +204,9 @@ int run() {
   rt::Grid<float> velocity = homogeneous ? homogeneousModel(owned, float(velocityOption))
                                          : layeredModel(n.nx, n.ny, n.nz, owned);
   if (fromFile) {
-    // Each process reads its own box and halo; the halo beyond the model is 0.
+    // Each process reads its own box and halo.
     velocity.fill(0.0f);
-    dist.read(modelOption, velocity);
+    readModelFile(*file, dist, velocity);
   }
   double vmin = 1e300;
   velocity.forEachInteriorPoint(
@@ -199,6 +218,9 @@ int run() {
   const double vmax = dist.max(maxOf(velocity));
   const double dt = courantOption * h / vmax;
   const int steps = stepsOption > 0 ? stepsOption : int(std::lround(timeOption / dt));
+  if (steps < 1)
+    throw std::invalid_argument(
+        fmt::format("--time {} is less than one step of {:.6f} s", timeOption.getValue(), dt));
   const int every = snapshotEvery > 0 ? snapshotEvery : std::max(1, steps / 8);
   const int si = n.nx / 2, sj = n.ny / 2;
   const int sk = sourceDepthOption >= 0 ? sourceDepthOption
@@ -230,6 +252,9 @@ int run() {
   if (volumeEvery > 0)
     dist.write(velocity, dir + "/model.npy");
   everyProcessAgrees = false;
+  if (dist.root()) // what scripts/plot.py needs besides the arrays
+    seisio::writeRunGeometry(dir + "/geometry.json",
+                             {geometry, dt, steps, every, {si, sj, sk}, sk, sj, sk});
   if (dist.root()) {
     fmt::print("wave: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} "
                "steps = {:.3f} s, Ricker {} Hz at ({}, {}, {})\n",
@@ -248,7 +273,7 @@ int run() {
                *std::max_element(fit.rmsMisfit.begin(), fit.rmsMisfit.end()),
                *std::max_element(fit.maxAmplification.begin(), fit.maxAmplification.end()));
   }
-  SnapshotWriter writer;
+  SnapshotWriter writer(4, pngOption);
   {
     const bool mine = sj >= owned.y0 && sj < owned.y1;
     rt::Image2D piece;
@@ -283,6 +308,8 @@ int run() {
   const Stepper stepper = [&](const rt::KernelInfo &, const rt::ErasedArgs &args,
                               const rt::RunOptions &options) { dist.step(args, options); };
   double stepSeconds = 0;
+  // Steps per second and time left, on a terminal only (rank 0's).
+  rt::Progress progress("wave", steps, "steps", stderr, dist.root() && isatty(STDERR_FILENO));
   for (int step = 0; step < steps; ++step) {
     const auto start = std::chrono::steady_clock::now();
     propagator->step(copiesOf(owned, kHalo, si, sj, sk, sourceScale * ricker(step * dt, f0, t0)),
@@ -297,11 +324,14 @@ int run() {
     // The whole wavefield: each process writes its own box of the one file.
     if (volumeEvery > 0 && (step + 1) % volumeEvery == 0)
       dist.write(p, fmt::format("{}/wavefield_{:05d}.npy", dir, step + 1));
+    progress.advance(step + 1);
   }
+  progress.finish();
   rt::Image2D seismogram = dist.gather(traces, owned.x0, 0, n.nx, steps);
   stepSeconds = dist.max(stepSeconds);
   const double haloSeconds = dist.max(dist.haloSeconds());
   if (dist.root()) {
+    writeShotRecord(dir + "/seismogram.segy", seismogram, geometry, dt, si, sj, sk);
     Snapshot record;
     record.stem = dir + "/seismogram";
     record.hi = 0.1 * rt::maxAbs(seismogram); // the direct wave would hide the reflections
@@ -312,12 +342,13 @@ int run() {
   writer.drain();
   if (dist.root()) {
     const double points = double(n.nx) * n.ny * n.nz * steps;
-    fmt::print("{} steps in {:.2f} s ({:.0f} Mpoint/s{}); {} pictures in {}/ (snapshot_*_xz.png: "
-               "vertical slices through the source, seismogram.png: receivers across, time "
-               "down; .npy beside each)\n",
+    fmt::print("{} steps in {:.2f} s ({:.0f} Mpoint/s{}); {} {} in {}/ (snapshot_*_xz: "
+               "vertical slices through the source, seismogram: receivers across, time "
+               "down; seismogram.segy: the shot gather in SEG-Y; geometry.json: for "
+               "scripts/plot.py)\n",
                steps, stepSeconds, points / stepSeconds * 1e-6,
                dist.ranks() > 1 ? fmt::format(", {:.2f} s in halo exchange", haloSeconds) : "",
-               writer.written(), dir);
+               writer.written(), pngOption ? "pictures (PNG and .npy)" : "arrays (.npy)", dir);
   }
   return 0;
 }

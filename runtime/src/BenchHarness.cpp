@@ -20,6 +20,7 @@
 #include <stencilc/KernelData.h>
 #include <stencilc/Npy.h>
 #include <stencilc/Peak.h>
+#include <stencilc/Progress.h>
 #include <stencilc/Stream.h>
 
 #include <algorithm>
@@ -68,9 +69,8 @@ template <typename Real> int check(const std::string &dir) {
           Grid<T> whole(box);
           readNpyInto(whole, dir + "/in_" + std::to_string(f) + ".npy");
           // whole(i + h, ...) is grid(i, ...).
-          grid.forEachPointWithHalo([&](int i, int j, int kk) {
-            grid(i, j, kk) = whole(i + h, j + h, kk + hz);
-          });
+          grid.forEachPointWithHalo(
+              [&](int i, int j, int kk) { grid(i, j, kk) = whole(i + h, j + h, kk + hz); });
         },
         data.field(int(f)));
   }
@@ -166,20 +166,26 @@ template <typename Real> int run(int argc, char **argv) {
   for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes}) {
     RunOptions best{v, 0, 0};
     if (search && v != Variant::Naive) {
+      std::vector<RunOptions> tiles;
+      for (int by : {4, 8, 16, 32, 64})
+        for (int bz : {8, 16, 32, 64, 128, shape.nz})
+          if ((by <= shape.ny || by == 4) && bz <= shape.nz)
+            tiles.push_back({v, by, bz});
+      // Tiles per second and time left on a terminal; the per-tile lines either way.
+      Progress progress(std::string("bench: ") + variantName(v) + " tile search",
+                        long(tiles.size()), "tiles");
       double bestTime = 1e30;
-      for (int by : {4, 8, 16, 32, 64}) {
-        if (by > shape.ny && by != 4)
-          continue;
-        for (int bz : {8, 16, 32, 64, 128, shape.nz}) {
-          if (bz > shape.nz)
-            continue;
-          RunOptions o{v, by, bz};
-          double t = time(o, std::min(repeats, 3));
-          std::fprintf(stderr, "bench: %s by=%d bz=%d: %.4f s\n", variantName(v), by, bz, t);
-          if (t < bestTime) {
-            bestTime = t;
-            best = o;
-          }
+      for (size_t n = 0; n < tiles.size(); ++n) {
+        const RunOptions &o = tiles[n];
+        double t = time(o, std::min(repeats, 3));
+        char line[160];
+        std::snprintf(line, sizeof line, "bench: %s by=%d bz=%d: %.4f s", variantName(v), o.blockY,
+                      o.blockZ, t);
+        progress.note(line);
+        progress.advance(long(n + 1));
+        if (t < bestTime) {
+          bestTime = t;
+          best = o;
         }
       }
     }

@@ -58,4 +58,31 @@ TEST(Stability, SaysWhyThereIsNoLimit) {
   EXPECT_NE(limit.why.find("table coefficient"), std::string::npos) << limit.why;
 }
 
+TEST(Stability, TimeStepQuantityScalesTheNeighbourReads) {
+  // acoustic8: damp scales every term, c2 only the Laplacian's: c2 is the quantity.
+  stencilc::testing::CompiledExample acoustic = stencilc::testing::compileText(kAcoustic8);
+  const analysis::TimeStepLimit a =
+      analysis::stableTimeStep(*acoustic.only().stencil, acoustic.only().linear, 0);
+  EXPECT_EQ(a.quantity, "c2");
+  EXPECT_EQ(a.heldAt1, std::vector<std::string>{"damp"});
+  ASSERT_TRUE(a.limit.value) << a.limit.why;
+  EXPECT_NEAR(std::sqrt(*a.limit.value), 0.4529, 5e-4);
+  // heat2d: alpha, dt and h all scale the neighbours; dt is preferred, and
+  // forward Euler in 2D is stable for alpha dt / h^2 <= 1/4.
+  stencilc::testing::CompiledExample heat = stencilc::testing::compileExample("heat2d");
+  const analysis::TimeStepLimit h =
+      analysis::stableTimeStep(*heat.only().stencil, heat.only().linear, 0);
+  EXPECT_EQ(h.quantity, "dt");
+  EXPECT_EQ(h.heldAt1, (std::vector<std::string>{"alpha", "h"}));
+  ASSERT_TRUE(h.limit.value) << h.limit.why;
+  EXPECT_NEAR(*h.limit.value, 0.25, 1e-6);
+  // A table coefficient has no limit the compiler can compute.
+  stencilc::testing::CompiledExample ete = stencilc::testing::compileExample("ete37");
+  const analysis::TimeStepLimit e =
+      analysis::stableTimeStep(*ete.only().stencil, ete.only().linear, 0);
+  EXPECT_TRUE(e.quantity.empty());
+  EXPECT_FALSE(e.limit.value);
+  EXPECT_NE(e.limit.why.find("table coefficient"), std::string::npos) << e.limit.why;
+}
+
 } // namespace

@@ -1,0 +1,52 @@
+//===- RunGeometry.cpp ----------------------------------------------------===//
+#include "RunGeometry.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <system_error>
+
+namespace seisio {
+
+void writeRunGeometry(const std::string &path, const RunGeometry &r) {
+  const Geometry &g = r.grid;
+  auto at = [&](int i, int j, int k) {
+    return fmt::format("[{:.17g}, {:.17g}, {:.17g}]", g.x0 + i * g.dx, g.y0 + j * g.dy,
+                       g.z0 + k * g.dz);
+  };
+  const std::string text = fmt::format(
+      "{{\n"
+      "  \"units\": {{\"length\": \"m\", \"time\": \"s\", \"velocity\": \"m/s\"}},\n"
+      "  \"shape\": [{}, {}, {}],\n"
+      "  \"spacing\": [{:.17g}, {:.17g}, {:.17g}],\n"
+      "  \"origin\": [{:.17g}, {:.17g}, {:.17g}],\n"
+      "  \"dt\": {:.17g},\n"
+      "  \"steps\": {},\n"
+      "  \"snapshot_every\": {},\n"
+      "  \"source_index\": [{}, {}, {}],\n"
+      "  \"source\": {},\n"
+      "  \"receivers\": {{\"axis\": \"x\", \"count\": {}, \"index\": [0, {}, {}], \"first\": "
+      "{}}},\n"
+      "  \"slices\": {{\"xz_y_index\": {}, \"xy_z_index\": {}}}\n"
+      "}}\n",
+      g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, g.x0, g.y0, g.z0, r.dt, r.steps, r.snapshotEvery,
+      r.source[0], r.source[1], r.source[2], at(r.source[0], r.source[1], r.source[2]), g.nx,
+      r.source[1], r.receiverDepth, at(0, r.source[1], r.receiverDepth), r.sliceY, r.sliceZ);
+  const std::string part = path + ".part";
+  {
+    std::ofstream os(part);
+    if (!(os << text) || !os.flush()) {
+      std::error_code ignored;
+      std::filesystem::remove(part, ignored);
+      throw std::runtime_error(path + ": cannot write");
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(part, path, error);
+  if (error)
+    throw std::runtime_error(path + ": cannot write: " + error.message());
+}
+
+} // namespace seisio

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""plot.py - Figures a geophysicist reads, from a seismic run's .npy files.
+
+Reads the directory a wave run writes (--out): geometry.json (spacing, origin,
+dt, source, receivers, slices; examples/seismic-io/RunGeometry.h) and the
+arrays beside it, and draws into DIR/figures/ (or --figures):
+
+  velocity.png            the velocity model, vertical slice through the source
+                          (velocity_xz.npy), source and receiver line marked
+  snapshot_NNNNN_xz.png   wavefield slices at t = N dt, vertical (xz) and
+  snapshot_NNNNN_xy.png   horizontal (xy) through the source
+  seismogram.png          the shot gather: receivers along x across, time down
+  image.png               with image.npy and model.npy: the migrated image beside
+                          the model, same vertical slice
+
+Axes are in metres and seconds from geometry.json, with labels and colour
+bars; wavefields, gathers and images are clipped at the --clip percentile of
+their absolute values (default 99) so weak events show; slices in space keep
+the true aspect ratio. docs/SEISMIC.md §Figures.
+
+  python3 scripts/plot.py build/wave-demo/ete37 [--clip 99] [--figures DIR]
+
+Needs numpy and matplotlib (Debian: python3-matplotlib). Exit status 2 with a
+message when they are missing, 1 when the directory lacks what it needs.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+except ImportError as error:
+    sys.stderr.write(
+        "plot.py: needs numpy and matplotlib (Debian: apt-get install python3-matplotlib): %s\n"
+        % error)
+    sys.exit(2)
+
+
+class PlotError(Exception):
+    pass
+
+
+def load_geometry(run_dir):
+    path = os.path.join(run_dir, "geometry.json")
+    try:
+        with open(path) as f:
+            g = json.load(f)
+    except OSError as e:
+        raise PlotError("%s: %s (a wave run writes it into its --out directory)" % (path, e.strerror))
+    except ValueError as e:
+        raise PlotError("%s: not JSON: %s" % (path, e))
+    for key in ("shape", "spacing", "origin", "dt", "source_index", "slices"):
+        if key not in g:
+            raise PlotError("%s: no '%s'" % (path, key))
+    return g
+
+
+def load(path, shape=None):
+    try:
+        a = np.load(path)
+    except (OSError, ValueError) as e:
+        raise PlotError("%s: %s" % (path, e))
+    if shape is not None and a.shape != tuple(shape):
+        raise PlotError("%s: shape %s, expected %s from geometry.json" % (path, a.shape, tuple(shape)))
+    return a
+
+
+def axis(g, a):
+    """Coordinates (m) of the points along axis a (0 x, 1 y, 2 z)."""
+    return g["origin"][a] + g["spacing"][a] * np.arange(g["shape"][a])
+
+
+def extent(g, horizontal, vertical):
+    """imshow extent so that each pixel is centred on its grid point; depth down."""
+    h, v = axis(g, horizontal), axis(g, vertical)
+    dh, dv = g["spacing"][horizontal], g["spacing"][vertical]
+    return [h[0] - dh / 2, h[-1] + dh / 2, v[-1] + dv / 2, v[0] - dv / 2]
+
+
+def clip_of(values, percentile):
+    m = float(np.percentile(np.abs(values), percentile))
+    return m if m > 0 else max(float(np.max(np.abs(values))), 1e-30)
+
+
+def source_position(g):
+    return [g["origin"][a] + g["spacing"][a] * g["source_index"][a] for a in range(3)]
+
+
+def save(fig, path):
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def plot_velocity(g, run_dir, out):
+    nx, ny, nz = g["shape"]
+    v = load(os.path.join(run_dir, "velocity_xz.npy"), (nz, nx))
+    sx, sy, sz = source_position(g)
+    fig, ax = plt.subplots(figsize=(7, 7 * nz / nx * 0.8 + 1))
+    im = ax.imshow(v, cmap="viridis", extent=extent(g, 0, 2), aspect="equal",
+                   interpolation="nearest")
+    ax.plot([sx], [sz], marker="*", markersize=14, color="red", markeredgecolor="white",
+            linestyle="none", label="source")
+    rz = g["origin"][2] + g["spacing"][2] * g["receivers"]["index"][2] if "receivers" in g else sz
+    ax.plot(axis(g, 0), np.full(nx, rz), color="white", linewidth=1, linestyle="--",
+            label="receivers")
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("depth z (m)")
+    ax.set_title("Velocity model, vertical slice at y = %.0f m" % sy)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.colorbar(im, ax=ax, label="velocity (m/s)", shrink=0.8)
+    return save(fig, os.path.join(out, "velocity.png"))
+
+
+def plot_snapshots(g, run_dir, out, percentile):
+    nx, ny, nz = g["shape"]
+    written = []
+    for path in sorted(glob.glob(os.path.join(run_dir, "snapshot_*_x[yz].npy"))):
+        match = re.search(r"snapshot_(\d+)_(x[yz])\.npy$", path)
+        if not match:
+            continue
+        step, plane = int(match.group(1)), match.group(2)
+        vertical = plane == "xz"
+        p = load(path, (nz, nx) if vertical else (ny, nx))
+        clip = clip_of(p, percentile)
+        sx, sy, sz = source_position(g)
+        fig, ax = plt.subplots(figsize=(7, 7 * p.shape[0] / nx * 0.8 + 1))
+        im = ax.imshow(p, cmap="seismic", vmin=-clip, vmax=clip, aspect="equal",
+                       extent=extent(g, 0, 2 if vertical else 1), interpolation="bilinear")
+        ax.plot([sx], [sz if vertical else sy], marker="*", markersize=10, color="black",
+                linestyle="none")
+        ax.set_xlabel("x (m)")
+        if vertical:
+            ax.set_ylabel("depth z (m)")
+            where = "vertical slice at y = %.0f m" % sy
+        else:
+            ax.set_ylabel("y (m)")
+            ax.invert_yaxis()  # y up, as on a map
+            where = "horizontal slice at depth %.0f m" % sz
+        ax.set_title("Wavefield at t = %.3f s, %s" % (step * g["dt"], where))
+        fig.colorbar(im, ax=ax, shrink=0.8,
+                     label="pressure (arbitrary units), clipped at %g%%" % percentile)
+        written.append(save(fig, os.path.join(out, os.path.basename(path)[:-4] + ".png")))
+    return written
+
+
+def plot_seismogram(g, run_dir, out, percentile):
+    nx = g["shape"][0]
+    d = load(os.path.join(run_dir, "seismogram.npy"))
+    if d.ndim != 2 or d.shape[1] != nx:
+        raise PlotError("seismogram.npy: shape %s, expected (steps, %d)" % (d.shape, nx))
+    steps = d.shape[0]
+    dt = g["dt"]
+    x = axis(g, 0)
+    clip = clip_of(d, percentile)
+    fig, ax = plt.subplots(figsize=(7, 8))
+    dx = g["spacing"][0]
+    # Sample t is recorded after step t + 1, at time (t + 1) dt.
+    im = ax.imshow(d, cmap="gray_r", vmin=-clip, vmax=clip, aspect="auto",
+                   extent=[x[0] - dx / 2, x[-1] + dx / 2, (steps + 0.5) * dt, 0.5 * dt],
+                   interpolation="bilinear")
+    sx = source_position(g)[0]
+    ax.axvline(sx, color="red", linewidth=0.8, linestyle=":", label="source x")
+    ax.set_xlabel("receiver x (m)")
+    ax.set_ylabel("time (s)")
+    ax.set_title("Shot gather, %d receivers, dt = %.3g ms" % (nx, dt * 1e3))
+    ax.legend(loc="lower right", fontsize=8)
+    fig.colorbar(im, ax=ax, shrink=0.8,
+                 label="pressure (arbitrary units), clipped at %g%%" % percentile)
+    return save(fig, os.path.join(out, "seismogram.png"))
+
+
+def vertical_slice(g, a, name):
+    """The xz slice through the source of a model-shaped array, (nz, nx)."""
+    nx, ny, nz = g["shape"]
+    axes = g.get("volume_axes", "zyx")
+    j = g["slices"]["xz_y_index"]
+    if axes == "zyx" and a.shape == (nz, ny, nx):
+        return a[:, j, :]
+    if axes == "xyz" and a.shape == (nx, ny, nz):
+        return a[:, j, :].T
+    raise PlotError("%s: shape %s is not the grid's %s (geometry.json volume_axes '%s')"
+                    % (name, a.shape, (nz, ny, nx) if axes == "zyx" else (nx, ny, nz), axes))
+
+
+def plot_image(g, run_dir, out, percentile):
+    image_path = os.path.join(run_dir, "image.npy")
+    model_path = os.path.join(run_dir, "model.npy")
+    if not os.path.exists(image_path):
+        return None
+    if not os.path.exists(model_path):
+        raise PlotError("%s: needs model.npy beside it" % image_path)
+    image = vertical_slice(g, load(image_path), "image.npy")
+    model = vertical_slice(g, load(model_path), "model.npy")
+    clip = clip_of(image, percentile)
+    nx, ny, nz = g["shape"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5 * nz / nx + 1.2), sharey=True,
+                                      constrained_layout=True)
+    ext = extent(g, 0, 2)
+    vm = left.imshow(model, cmap="viridis", extent=ext, aspect="equal", interpolation="nearest")
+    left.set_title("Velocity model")
+    fig.colorbar(vm, ax=left, shrink=0.8, label="velocity (m/s)")
+    im = right.imshow(image, cmap="gray_r", vmin=-clip, vmax=clip, extent=ext, aspect="equal",
+                      interpolation="bilinear")
+    right.set_title("Migrated image")
+    fig.colorbar(im, ax=right, shrink=0.8,
+                 label="image (arbitrary units), clipped at %g%%" % percentile)
+    for ax in (left, right):
+        ax.set_xlabel("x (m)")
+    left.set_ylabel("depth z (m)")
+    y = g["origin"][1] + g["spacing"][1] * g["slices"]["xz_y_index"]
+    fig.suptitle("Vertical slice at y = %.0f m" % y)
+    return save(fig, os.path.join(out, "image.png"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("run_dir", help="a wave (or imaging) run's --out directory")
+    parser.add_argument("--figures", help="where the PNG files go (default RUN_DIR/figures)")
+    parser.add_argument("--clip", type=float, default=99.0,
+                        help="percentile of |value| at which wavefields, gathers and images "
+                             "are clipped (default 99)")
+    args = parser.parse_args()
+    if not 0 < args.clip <= 100:
+        parser.error("--clip %g: a percentile in (0, 100]" % args.clip)
+    out = args.figures or os.path.join(args.run_dir, "figures")
+    # Drawn into a scratch directory beside `out` and moved in only when all
+    # succeed, so an error leaves no partial set of figures.
+    try:
+        g = load_geometry(args.run_dir)
+        created = not os.path.isdir(out)
+        os.makedirs(out, exist_ok=True)
+        scratch = tempfile.mkdtemp(prefix=".plot-", dir=out)
+    except (PlotError, OSError) as e:
+        sys.stderr.write("plot.py: error: %s\n" % e)
+        return 1
+    try:
+        written = [plot_velocity(g, args.run_dir, scratch)]
+        written += plot_snapshots(g, args.run_dir, scratch, args.clip)
+        written.append(plot_seismogram(g, args.run_dir, scratch, args.clip))
+        image = plot_image(g, args.run_dir, scratch, args.clip)
+        if image:
+            written.append(image)
+        for path in written:
+            os.replace(path, os.path.join(out, os.path.basename(path)))
+    except (PlotError, OSError) as e:
+        sys.stderr.write("plot.py: error: %s\n" % e)
+        shutil.rmtree(scratch, ignore_errors=True)
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        return 1
+    shutil.rmtree(scratch, ignore_errors=True)
+    print("plot.py: %d figures in %s/" % (len(written), out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
