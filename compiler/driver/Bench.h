@@ -4,19 +4,23 @@
 #include "passes/Pipeline.h"
 
 #include <string>
+#include <vector>
 
 namespace stencilc {
 
 struct BenchOptions {
-  std::string sourcePath;     ///< the .stencil file, for messages and generated comments
+  std::string sourcePath; ///< the .stencil file, for messages and generated comments
   /// 0: the default size, a working set of at least 4x this machine's last-level cache
   int nx = 0, ny = 0, nz = 0;
-  int nd = 902;               ///< distinct index values (the papers' velocity count)
-  int repeats = 5;            ///< timed steps per variant; the median is reported
-  bool search = false;        ///< search tile sizes for blocked and planes
+  int nd = 902;        ///< distinct index values (the papers' velocity count)
+  int repeats = 5;     ///< timed steps per variant; the median is reported
+  bool search = false; ///< search tile sizes for blocked and planes
   bool json = false;
   bool keep = false; ///< keep the temporary directory (its path goes to stderr)
   enum class InPlace { Auto, On, Off } inPlace = InPlace::Auto;
+  /// Time steps per pass of the time-tiled runs (stencilc/TimeTiling.h) to
+  /// time, for stencils whose outputs advance time levels; empty: none.
+  std::vector<int> timeDepths = {2, 4};
 };
 
 /// Generates the CPU kernels of `compiled`, compiles them with the system

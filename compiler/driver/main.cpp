@@ -146,6 +146,11 @@ llvm::cl::opt<BenchOptions::InPlace> benchInPlace(
                      clEnumValN(BenchOptions::InPlace::Off, "off", "out of place only")),
     llvm::cl::init(BenchOptions::InPlace::Auto), llvm::cl::sub(benchCommand));
 
+llvm::cl::list<int> benchTimeDepths(
+    "time-depths",
+    llvm::cl::desc("Time steps per pass of the time-tiled runs to time (0: none; default 2,4)"),
+    llvm::cl::value_desc("T,..."), llvm::cl::CommaSeparated, llvm::cl::sub(benchCommand));
+
 bool checkDumpAfterNames() {
   for (const std::string &name : dumpAfter)
     if (!llvm::is_contained(pipelinePassNames(), name)) {
@@ -451,6 +456,19 @@ int runBenchCommand() {
   if (o.repeats < 1) {
     driver::reportError(fmt::format("--repeats: {} is not positive", o.repeats));
     return 2;
+  }
+  if (benchTimeDepths.getNumOccurrences()) {
+    o.timeDepths.assign(benchTimeDepths.begin(), benchTimeDepths.end());
+    if (o.timeDepths == std::vector<int>{0})
+      o.timeDepths.clear();
+    for (int depth : o.timeDepths)
+      if (depth < 1 || depth > 64) {
+        driver::reportError(fmt::format(
+            "--time-depths: {} is not a number of time steps per pass from 1 to 64 (0 alone: "
+            "none)",
+            depth));
+        return 2;
+      }
   }
   auto options = coreLoadOptions("cpu");
   if (!options)

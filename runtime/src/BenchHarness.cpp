@@ -7,14 +7,20 @@
 //       runs one step of every variant on them, out of place, into a poisoned
 //       output, and writes the outputs back, so that `stencilc` can compare
 //       them with its reference evaluator.
-//   harness run NX NY NZ ND REPEATS SEARCH INPLACE
+//   harness run NX NY NZ ND REPEATS SEARCH INPLACE DEPTHS
 //       measures the triad bandwidth, then times every variant on random data
 //       (median of REPEATS steps after a warm-up step); with SEARCH, first
-//       searches tile sizes for blocked and planes. Prints one line per result
-//       for `stencilc` to read; progress goes to stderr.
+//       searches tile sizes for blocked and planes. DEPTHS ("2,4", or "0" for
+//       none) are the time steps per pass of the time-tiled runs to time
+//       (stencilc/TimeTiling.h), naive and blocked inside the tiles, after
+//       checking on a small odd grid that they give single steps bit for bit.
+//       Prints one line per result for `stencilc` to read; progress goes to
+//       stderr.
 //
-// Timed steps do not rotate the time levels: every step reads and writes the
-// same amount of memory either way, and the values stay bounded.
+// Timed single steps do not rotate the time levels: every step reads and
+// writes the same amount of memory either way, and the values stay bounded.
+// Time-tiled passes must rotate them; their values may grow without bound on
+// random data, which costs nothing extra (no denormals arise from growth).
 //
 //===----------------------------------------------------------------------===//
 #include <stencilc/KernelData.h>
@@ -22,14 +28,17 @@
 #include <stencilc/Peak.h>
 #include <stencilc/Progress.h>
 #include <stencilc/Stream.h>
+#include <stencilc/TimeTiling.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -137,9 +146,64 @@ template <typename Real> void fillRandom(KernelData &data, int nd) {
     s = 0.5;
 }
 
+/// Whether `k`'s steps can be tiled in time: every output advances a level.
+bool tileableInTime(const KernelInfo &k) {
+  bool outputs = false;
+  for (const KernelFieldInfo &f : k.fields)
+    if (std::string(f.role) == "out") {
+      outputs = true;
+      if (f.advances < 0)
+        return false;
+    }
+  return outputs;
+}
+
+std::vector<int> parseDepths(const std::string &list) {
+  std::vector<int> depths;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (int d = std::atoi(item.c_str()); d > 0)
+      depths.push_back(d);
+  return depths;
+}
+
+/// Five steps as passes of `depth` (naive, small tiles) and as single steps,
+/// from the same random data on an odd grid: every bit of every field equal.
+template <typename Real>
+bool timeTilingMatches(const KernelInfo &k, int nd, bool inPlace, int depth) {
+  GridShape shape{k.dims, 37, 21, k.dims == 3 ? 13 : 1, k.radius};
+  KernelData single(k, shape, nd, inPlace), tiled(k, shape, nd, inPlace);
+  fillRandom<Real>(single, nd);
+  fillRandom<Real>(tiled, nd);
+  constexpr int kSteps = 5;
+  for (int s = 0; s < kSteps; ++s) {
+    k.run(single.args(), RunOptions{Variant::Naive, 0, 0});
+    single.rotate();
+  }
+  ErasedArgs args = tiled.args();
+  runTimeTiled(k, args, kSteps, TimeTiling{depth, 0, 5, 3}, RunOptions{Variant::Naive, 0, 0});
+  for (int s = 0; s < kSteps; ++s)
+    tiled.rotate();
+  for (size_t f = 0; f < k.fields.size(); ++f) {
+    bool same = true;
+    std::visit(
+        [&](auto &a) {
+          using G = std::decay_t<decltype(a)>;
+          const G &b = std::get<G>(tiled.field(int(f)));
+          same = std::memcmp(a.storage(), b.storage(),
+                             a.storageElements() * sizeof(typename G::value_type)) == 0;
+        },
+        single.field(int(f)));
+    if (!same)
+      return false;
+  }
+  return true;
+}
+
 template <typename Real> int run(int argc, char **argv) {
-  if (argc != 9) {
-    std::fprintf(stderr, "usage: harness run NX NY NZ ND REPEATS SEARCH INPLACE\n");
+  if (argc != 10) {
+    std::fprintf(stderr, "usage: harness run NX NY NZ ND REPEATS SEARCH INPLACE DEPTHS\n");
     return 2;
   }
   const KernelInfo &k = theKernel();
@@ -195,6 +259,60 @@ template <typename Real> int run(int argc, char **argv) {
                 best.blockZ, t);
     std::fflush(stdout);
   }
+  if (!tileableInTime(k))
+    return 0;
+  for (int depth : parseDepths(argv[9])) {
+    if (!timeTilingMatches<Real>(k, nd, inPlace, depth)) {
+      std::fprintf(stderr, "harness: %d steps per pass differ from single steps\n", depth);
+      return 1;
+    }
+    // Whole passes: about eight steps a timing.
+    const int steps = depth * std::max(1, 8 / depth);
+    auto timeTiled = [&](const TimeTiling &tiling, Variant inner, int reps) {
+      ErasedArgs levels = args;
+      runTimeTiled(k, levels, steps, tiling, RunOptions{inner, 0, 0}); // warm-up
+      std::vector<double> t;
+      for (int r = 0; r < reps; ++r)
+        t.push_back(seconds([&] {
+                      runTimeTiled(k, levels, steps, tiling, RunOptions{inner, 0, 0});
+                    }) /
+                    steps);
+      return median(t);
+    };
+    for (Variant inner : {Variant::Naive, Variant::Blocked}) {
+      TimeTiling best{depth, 0, 0, 0};
+      if (search) {
+        std::vector<TimeTiling> tilings;
+        for (int ty : {16, 32, 64})
+          for (int tz : {4, 8, 16})
+            if (ty <= shape.ny && tz <= shape.nz)
+              tilings.push_back({depth, 0, ty, tz});
+        Progress progress(std::string("bench: ") + variantName(inner) +
+                              " T=" + std::to_string(depth) + " tile search",
+                          long(tilings.size()), "tiles");
+        double bestTime = 1e30;
+        for (size_t n = 0; n < tilings.size(); ++n) {
+          const double t = timeTiled(tilings[n], inner, std::min(repeats, 3));
+          char line[160];
+          std::snprintf(line, sizeof line, "bench: %s T=%d ty=%d tz=%d: %.4f s/step",
+                        variantName(inner), depth, tilings[n].tileY, tilings[n].tileZ, t);
+          progress.note(line);
+          progress.advance(long(n + 1));
+          if (t < bestTime) {
+            bestTime = t;
+            best = tilings[n];
+          }
+        }
+      }
+      std::fprintf(stderr, "bench: timing %s, %d steps per pass%s...\n", variantName(inner), depth,
+                   inPlace ? " in place" : "");
+      const double t = timeTiled(best, inner, repeats);
+      std::printf("temporal %s %d %d %d %d %.9f\n", variantName(inner), inPlace ? 1 : 0, depth,
+                  best.tileY ? best.tileY : kDefaultTileY,
+                  k.dims == 3 ? (best.tileZ ? best.tileZ : kDefaultTileZ) : 1, t);
+      std::fflush(stdout);
+    }
+  }
   return 0;
 }
 
@@ -209,7 +327,7 @@ int main(int argc, char **argv) {
     if (mode == "run")
       return f ? run<float>(argc, argv) : run<double>(argc, argv);
     std::fprintf(stderr, "usage: harness check DIR | harness run NX NY NZ ND REPEATS SEARCH "
-                         "INPLACE\n");
+                         "INPLACE DEPTHS\n");
     return 2;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "harness: %s\n", e.what());
