@@ -293,7 +293,8 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
       depths += (depths.empty() ? "" : ",") + std::to_string(d);
     if (!execute({harness, "run", std::to_string(nx), std::to_string(ny), std::to_string(nz),
                   std::to_string(o.nd), std::to_string(o.repeats), o.search ? "1" : "0",
-                  inPlace ? "1" : "0", depths.empty() ? "0" : depths},
+                  inPlace ? "1" : "0", depths.empty() ? "0" : depths,
+                  o.index == BenchOptions::Index::Layered ? "layered" : "random"},
                  out)) {
       cleanUp();
       return 1;
@@ -384,6 +385,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
         {"type", ir::elemTypeName(s.elemType)},
         {"size", llvm::json::Array{nx, ny, nz}},
         {"nd", o.nd},
+        {"index", o.index == BenchOptions::Index::Layered ? "layered" : "random"},
         {"repeats", o.repeats},
         {"flops_per_point", flops},
         {"bytes_per_point", bytes},
@@ -402,8 +404,11 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     llvm::outs() << fmt::format("{}\n",
                                 llvm::formatv("{0:2}", llvm::json::Value(std::move(report))).str());
   } else {
-    llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps\n", s.name,
-                                ir::elemTypeName(s.elemType), nx, ny, nz, o.nd, o.repeats);
+    llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {} ({} index), median of {} "
+                                "steps\n",
+                                s.name, ir::elemTypeName(s.elemType), nx, ny, nz, o.nd,
+                                o.index == BenchOptions::Index::Layered ? "layered" : "random",
+                                o.repeats);
     if (caches.lastLevel())
       llvm::outs() << fmt::format("working set {}, {:.1f}x the last-level cache ({}); one time "
                                   "step per pass over memory but in the /T<steps> rows "

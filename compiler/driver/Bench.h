@@ -18,6 +18,10 @@ struct BenchOptions {
   bool json = false;
   bool keep = false; ///< keep the temporary directory (its path goes to stderr)
   enum class InPlace { Auto, On, Off } inPlace = InPlace::Auto;
+  /// How index fields are filled: uniformly random over the nd values, or
+  /// from a smooth layered model (real velocity models are layered: runs of
+  /// equal index along x, a few values per depth plane).
+  enum class Index { Random, Layered } index = Index::Random;
   /// Time steps per pass of the time-tiled runs (stencilc/TimeTiling.h) to
   /// time, for stencils whose outputs advance time levels; empty: none.
   std::vector<int> timeDepths = {2, 4};

@@ -53,5 +53,4 @@ bool writeFilesAtomically(const std::string &dir,
   return true;
 }
 
-
 } // namespace stencilc

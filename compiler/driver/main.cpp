@@ -146,6 +146,13 @@ llvm::cl::opt<BenchOptions::InPlace> benchInPlace(
                      clEnumValN(BenchOptions::InPlace::Off, "off", "out of place only")),
     llvm::cl::init(BenchOptions::InPlace::Auto), llvm::cl::sub(benchCommand));
 
+llvm::cl::opt<BenchOptions::Index> benchIndex(
+    "index", llvm::cl::desc("How the index fields are filled"),
+    llvm::cl::values(clEnumValN(BenchOptions::Index::Random, "random",
+                                "uniformly random over the --nd values"),
+                     clEnumValN(BenchOptions::Index::Layered, "layered",
+                                "from a smooth layered model: a few values per depth (z) plane")),
+    llvm::cl::init(BenchOptions::Index::Random), llvm::cl::sub(benchCommand));
 llvm::cl::list<int> benchTimeDepths(
     "time-depths",
     llvm::cl::desc("Time steps per pass of the time-tiled runs to time (0: none; default 2,4)"),
@@ -453,6 +460,7 @@ int runBenchCommand() {
   o.json = benchJson;
   o.keep = benchKeep;
   o.inPlace = benchInPlace;
+  o.index = benchIndex;
   if (o.repeats < 1) {
     driver::reportError(fmt::format("--repeats: {} is not positive", o.repeats));
     return 2;

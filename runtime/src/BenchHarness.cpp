@@ -7,13 +7,15 @@
 //       runs one step of every variant on them, out of place, into a poisoned
 //       output, and writes the outputs back, so that `stencilc` can compare
 //       them with its reference evaluator.
-//   harness run NX NY NZ ND REPEATS SEARCH INPLACE DEPTHS
+//   harness run NX NY NZ ND REPEATS SEARCH INPLACE DEPTHS INDEX
 //       measures the triad bandwidth, then times every variant on random data
 //       (median of REPEATS steps after a warm-up step); with SEARCH, first
 //       searches tile sizes for blocked and planes. DEPTHS ("2,4", or "0" for
 //       none) are the time steps per pass of the time-tiled runs to time
 //       (stencilc/TimeTiling.h), naive and blocked inside the tiles, after
 //       checking on a small odd grid that they give single steps bit for bit.
+//       INDEX is how index fields are filled: "random" (uniform over ND
+//       values) or "layered" (a smooth layered model, see fillLayered).
 //       Prints one line per result for `stencilc` to read; progress goes to
 //       stderr.
 //
@@ -32,6 +34,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -201,9 +204,37 @@ bool timeTilingMatches(const KernelInfo &k, int nd, bool inPlace, int depth) {
   return true;
 }
 
+/// Index fields from a smooth layered model: the value grows with depth (z)
+/// over the nd values, the layers gently dipping and undulating along x and y,
+/// as a velocity model's column would (runs of equal index along x, a few
+/// values per plane).
+void fillLayered(KernelData &data, int nd) {
+  const KernelInfo &k = data.info();
+  for (size_t f = 0; f < k.fields.size(); ++f) {
+    if (std::string(k.fields[f].role) != "index")
+      continue;
+    std::visit(
+        [&](auto &grid) {
+          using T = typename std::decay_t<decltype(grid)>::value_type;
+          if constexpr (std::is_integral_v<T>) {
+            const double nx = grid.nx(), ny = grid.ny(), depth = k.dims == 3 ? grid.nz() : ny;
+            grid.fillWith([&](int i, int j, int kk) {
+              const double z = k.dims == 3 ? kk : j;
+              const double surface =
+                  0.08 * depth * (std::sin(6.2832 * i / nx) * 0.5 + j / ny * 0.5);
+              const double v = std::clamp((z + surface) / (1.1 * depth), 0.0, 1.0);
+              return T(std::min(nd - 1, int(v * nd)));
+            });
+          }
+        },
+        data.field(int(f)));
+  }
+}
+
 template <typename Real> int run(int argc, char **argv) {
-  if (argc != 10) {
-    std::fprintf(stderr, "usage: harness run NX NY NZ ND REPEATS SEARCH INPLACE DEPTHS\n");
+  if (argc != 11 || (std::string(argv[10]) != "random" && std::string(argv[10]) != "layered")) {
+    std::fprintf(stderr,
+                 "usage: harness run NX NY NZ ND REPEATS SEARCH INPLACE DEPTHS random|layered\n");
     return 2;
   }
   const KernelInfo &k = theKernel();
@@ -219,6 +250,8 @@ template <typename Real> int run(int argc, char **argv) {
 
   KernelData data(k, shape, nd, inPlace);
   fillRandom<Real>(data, nd);
+  if (std::string(argv[10]) == "layered")
+    fillLayered(data, nd);
   const ErasedArgs args = data.args();
   auto time = [&](const RunOptions &o, int reps) {
     k.run(args, o); // warm-up: first touch of the partial sums, caches, threads
@@ -327,7 +360,7 @@ int main(int argc, char **argv) {
     if (mode == "run")
       return f ? run<float>(argc, argv) : run<double>(argc, argv);
     std::fprintf(stderr, "usage: harness check DIR | harness run NX NY NZ ND REPEATS SEARCH "
-                         "INPLACE DEPTHS\n");
+                         "INPLACE DEPTHS random|layered\n");
     return 2;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "harness: %s\n", e.what());
