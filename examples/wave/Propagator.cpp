@@ -40,6 +40,45 @@ void Propagator::step(const std::vector<Injection> &injections, const rt::RunOpt
   std::swap(current_, previous_);
 }
 
+void Propagator::stepTimeTiled(int count, const rt::TimeTiling &tiling,
+                               const std::function<std::vector<Injection>(int step)> &injectionsAt,
+                               const OnBox &onBox, const rt::RunOptions &options) {
+  const rt::KernelInfo &k = kernel();
+  int out = -1;
+  for (size_t f = 0; f < k.fields.size(); ++f)
+    if (std::string(k.fields[f].role) == "out")
+      out = int(f);
+  if (out < 0)
+    throw std::logic_error(std::string(k.name) + " has no output");
+  std::vector<std::vector<Injection>> injections(size_t(std::max(count, 0)));
+  const rt::Grid<float> &grid = *current_;
+  for (int s = 0; s < count; ++s) {
+    injections[size_t(s)] = injectionsAt(s);
+    for (const Injection &i : injections[size_t(s)])
+      if (i.i < 0 || i.i >= grid.nx() || i.j < 0 || i.j >= grid.ny() || i.k < 0 || i.k >= grid.nz())
+        throw std::invalid_argument("time tiling: an injection at (" + std::to_string(i.i) + ", " +
+                                    std::to_string(i.j) + ", " + std::to_string(i.k) +
+                                    ") lies outside the grid's interior");
+  }
+  // The kernels run in place: the first new level overwrites previous().
+  rt::ErasedArgs a = args(*previous_);
+  rt::runTimeTiled(
+      k, a, count, tiling, options,
+      [&](int step, const rt::Box &box, const rt::ErasedArgs &stepArgs) {
+        const rt::ErasedField &f = stepArgs.fields[size_t(out)];
+        const rt::FieldView<float> next{static_cast<float *>(f.origin), f.line, f.plane};
+        for (const Injection &i : injections[size_t(step)])
+          if (i.i >= box.x0 && i.i < box.x1 && i.j >= box.y0 && i.j < box.y1 && i.k >= box.z0 &&
+              i.k < box.z1)
+            next.row(i.j, i.k)[i.i] += float(i.value);
+        if (onBox)
+          onBox(step, box, rt::readOnlyView(next));
+      });
+  // As after `count` calls of step(): the levels swapped once a step.
+  if (count % 2)
+    std::swap(current_, previous_);
+}
+
 namespace {
 
 rt::Extent extentOf(const rt::Grid<float> &g) { return {g.nx(), g.ny(), g.nz()}; }

@@ -14,6 +14,7 @@
 
 #include "stencilc/Grid.h"
 #include "stencilc/Kernel.h"
+#include "stencilc/TimeTiling.h"
 
 #include <functional>
 #include <memory>
@@ -83,6 +84,21 @@ public:
   /// rotate (current() is the new level).
   void step(const std::vector<Injection> &injections, const rt::RunOptions &options = {},
             const Stepper &stepper = {});
+
+  /// Called after each box of each step of a time-tiled run, possibly from
+  /// several threads at once for disjoint boxes: `next` is step `step`'s new
+  /// level, final on `box` (its injections added).
+  using OnBox =
+      std::function<void(int step, const rt::Box &box, const rt::FieldView<const float> &next)>;
+
+  /// `count` steps in passes of `tiling.depth` steps (temporal blocking,
+  /// stencilc/TimeTiling.h), bit for bit what `count` calls of step() give
+  /// with injectionsAt(s) added after step s. One process only: every
+  /// injection must lie in the grid's interior (throws std::invalid_argument
+  /// naming the point otherwise).
+  void stepTimeTiled(int count, const rt::TimeTiling &tiling,
+                     const std::function<std::vector<Injection>(int step)> &injectionsAt,
+                     const OnBox &onBox, const rt::RunOptions &options = {});
 
   /// Set only for the ETE operator.
   const TableReport *tableReport() const { return table_ ? table_.get() : nullptr; }

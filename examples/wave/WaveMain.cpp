@@ -92,6 +92,10 @@ cl::opt<std::string> ranksOption("ranks",
 cl::opt<bool> allowUnstableOption(
     "allow-unstable",
     cl::desc("Run even where the time step is unstable (for experiments; the field blows up)"));
+cl::opt<int> timeTileOption("time-tile",
+                            cl::desc("Time steps per pass over memory (temporal blocking; one "
+                                     "process only; 1: one sweep a step)"),
+                            cl::init(1));
 cl::opt<bool> overlapOption("overlap",
                             cl::desc("Under mpiexec: exchange halos while the interior computes"),
                             cl::init(true));
@@ -200,6 +204,14 @@ int run() {
   if (!variant)
     throw std::invalid_argument("--variant: naive, blocked or planes");
   Distribution dist(n.nx, n.ny, n.nz, ranksOption, kernelOf(operatorOption), overlapOption);
+  if (timeTileOption < 1)
+    throw std::invalid_argument(
+        fmt::format("--time-tile {}: expected 1 or more time steps per pass", timeTileOption));
+  if (timeTileOption > 1 && dist.ranks() > 1)
+    throw std::invalid_argument(fmt::format(
+        "--time-tile {}: time tiling runs on one process; over {} ranks each would need a halo "
+        "{} x the stencil's radius deep, exchanged every {} steps, which is not built yet",
+        timeTileOption, dist.ranks(), timeTileOption, timeTileOption));
   const rt::Box owned = dist.owned();
   rt::Grid<float> velocity = homogeneous ? homogeneousModel(owned, float(velocityOption))
                                          : layeredModel(n.nx, n.ny, n.nz, owned);
@@ -310,21 +322,46 @@ int run() {
   double stepSeconds = 0;
   // Steps per second and time left, on a terminal only (rank 0's).
   rt::Progress progress("wave", steps, "steps", stderr, dist.root() && isatty(STDERR_FILENO));
-  for (int step = 0; step < steps; ++step) {
+  const rt::TimeTiling tiling{timeTileOption};
+  for (int step = 0; step < steps;) {
     const auto start = std::chrono::steady_clock::now();
-    propagator->step(copiesOf(owned, kHalo, si, sj, sk, sourceScale * ricker(step * dt, f0, t0)),
-                     runOptions, stepper);
+    int taken = 1;
+    if (tiling.depth == 1) {
+      propagator->step(copiesOf(owned, kHalo, si, sj, sk, sourceScale * ricker(step * dt, f0, t0)),
+                       runOptions, stepper);
+      const rt::Grid<float> &p = propagator->current();
+      if (recording)
+        for (int i = owned.x0; i < owned.x1; ++i)
+          traces.at(i - owned.x0, step) = p(i - owned.x0, sj - owned.y0, sk - owned.z0);
+    } else {
+      // A pass of up to T steps, ending where a snapshot or volume is due.
+      taken = std::min({tiling.depth, steps - step, every - step % every});
+      if (volumeEvery > 0)
+        taken = std::min(taken, volumeEvery - step % volumeEvery);
+      // One process: the grid's coordinates are the model's, the receivers'
+      // line is (x, sj, sk), recorded on each box of each step as it is done.
+      propagator->stepTimeTiled(
+          taken, tiling,
+          [&](int s) {
+            return copiesOf(owned, kHalo, si, sj, sk,
+                            sourceScale * ricker((step + s) * dt, f0, t0));
+          },
+          [&](int s, const rt::Box &box, const rt::FieldView<const float> &next) {
+            if (recording && sj >= box.y0 && sj < box.y1 && sk >= box.z0 && sk < box.z1)
+              for (int i = box.x0; i < box.x1; ++i)
+                traces.at(i, step + s) = next.row(sj, sk)[i];
+          },
+          runOptions);
+    }
+    step += taken;
     stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const rt::Grid<float> &p = propagator->current();
-    if (recording)
-      for (int i = owned.x0; i < owned.x1; ++i)
-        traces.at(i - owned.x0, step) = p(i - owned.x0, sj - owned.y0, sk - owned.z0);
-    if ((step + 1) % every == 0)
-      submitSnapshots(writer, dist, p, step + 1, sj, sk, n.nx, n.ny, n.nz, dir);
+    if (step % every == 0)
+      submitSnapshots(writer, dist, p, step, sj, sk, n.nx, n.ny, n.nz, dir);
     // The whole wavefield: each process writes its own box of the one file.
-    if (volumeEvery > 0 && (step + 1) % volumeEvery == 0)
-      dist.write(p, fmt::format("{}/wavefield_{:05d}.npy", dir, step + 1));
-    progress.advance(step + 1);
+    if (volumeEvery > 0 && step % volumeEvery == 0)
+      dist.write(p, fmt::format("{}/wavefield_{:05d}.npy", dir, step));
+    progress.advance(step);
   }
   progress.finish();
   rt::Image2D seismogram = dist.gather(traces, owned.x0, 0, n.nx, steps);

@@ -15,7 +15,7 @@ if [[ $status -eq 0 ]]; then
   echo "wave-refuses.sh: the run succeeded" >&2
   exit 1
 fi
-count=$(grep -cE "$message" "$dir.log")
+count=$(grep -cE -e "$message" "$dir.log")
 if [[ $count -ne 1 ]]; then
   echo "wave-refuses.sh: expected the message once, saw it $count times" >&2
   exit 1

@@ -38,6 +38,14 @@
 #include <utility>
 #include <vector>
 
+// OpenMP where the includer is built with it; sequential, and silent about
+// the pragmas, where it is not.
+#ifdef _OPENMP
+#define STENCILC_TIME_TILING_OMP(directive) _Pragma(#directive)
+#else
+#define STENCILC_TIME_TILING_OMP(directive)
+#endif
+
 namespace stencilc::rt {
 
 /// How a time-tiled run is cut.
@@ -333,10 +341,10 @@ inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
     // A kernel error in a thread is rethrown after the pass (exceptions may
     // not leave an OpenMP region).
     std::string failure;
-#pragma omp parallel
+STENCILC_TIME_TILING_OMP(omp parallel)
     for (int d = 0; d < schedule.diagonals(); ++d) {
       const std::vector<TileIndex> tiles = schedule.diagonal(d);
-#pragma omp for schedule(dynamic, 1)
+STENCILC_TIME_TILING_OMP(omp for schedule(dynamic, 1))
       for (size_t t = 0; t < tiles.size(); ++t)
         for (int level = 0; level < depth; ++level) {
           RunOptions boxOptions = options;
@@ -348,7 +356,7 @@ inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
             if (afterBox)
               afterBox(done + level, *boxOptions.region, levelArgs[size_t(level)]);
           } catch (const std::exception &e) {
-#pragma omp critical(stencilc_time_tiling_failure)
+STENCILC_TIME_TILING_OMP(omp critical(stencilc_time_tiling_failure))
             if (failure.empty())
               failure = e.what();
           }
