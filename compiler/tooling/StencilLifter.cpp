@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -31,14 +32,17 @@ constexpr int kMaxOffset = 16;
 /// One C++ array the loop body reads or writes.
 struct ArrayInfo {
   const ValueDecl *decl = nullptr;
-  std::string name;
+  std::string key;  ///< the C++ expression that names it, spaces removed: `p`, `p[t%2]`
+  std::string name; ///< an identifier made from `key`
   QualType elem;
   std::string basePointer; ///< C++ pointer to element 0
   bool haveStrides = false;
   std::vector<IndexPolynomial> strides; ///< per axis, x first
   std::vector<Offset> reads;
   SourceLocation firstRead;
-  bool indexUse = false; ///< read as the column of a table lookup
+  SourceLocation neighbourRead; ///< the first read away from the loop point
+  bool indexUse = false;        ///< read as the column of a table lookup
+  bool written = false;
 };
 
 struct TableInfo {
@@ -103,8 +107,9 @@ const char *dslFunction(llvm::StringRef callee) {
 
 class Lifter {
 public:
-  Lifter(const LoopNest &nest, ASTContext &context, LiftError &error)
-      : nest_(nest), context_(context), error_(error), dims_(int(nest.levels.size())) {}
+  Lifter(const std::vector<LoopNest> &group, ASTContext &context, LiftError &error)
+      : group_(group), nest_(group.front()), context_(context), error_(error),
+        dims_(int(group.front().levels.size())) {}
 
   std::optional<LiftedStencil> lift(const std::string &name);
 
@@ -126,18 +131,37 @@ private:
   std::optional<Node> readTable(const ArraySubscriptExpr *e);
   std::optional<Node> readAccess(const Expr *e);
   Node scalar(const std::string &cppName, const std::string &value);
+  /// `e` as C++ text valid outside the nest: unrolled counters replaced by their values.
+  std::optional<std::string> invariantText(const Expr *e);
 
-  bool assignRoles(const Node &rhs, int output, LiftedStencil &out);
+  bool readStatement(const Stmt *s);
+  bool readDeclaration(const DeclStmt *decl);
+  bool unroll(const ForStmt *loop);
+  bool assignTemporary(const BinaryOperator *assign, const VarDecl *var);
+  bool assignElement(const BinaryOperator *assign);
+  bool readBounds(const LoopNest &nest, LiftedStencil &out);
+
+  bool assignRoles(LiftedStencil &out);
   std::string print(const Node &n, int minPrecedence) const;
   std::string axisCounter(int axis) const {
     return nest_.levels[dims_ - 1 - axis].counter->getNameAsString();
   }
 
-  const LoopNest &nest_;
+  const std::vector<LoopNest> &group_;
+  const LoopNest &nest_; ///< the first nest: its counters name the axes
   ASTContext &context_;
   LiftError &error_;
   int dims_;
+  /// Integer variables of the body (index locals, unrolled counters, the
+  /// counters of later nests in the group) as polynomials in the first nest's counters.
   std::map<const VarDecl *, IndexPolynomial> locals_;
+  std::set<const VarDecl *> unrolled_;
+  /// Floating-point temporaries and their current values (unset until assigned).
+  std::map<const VarDecl *, std::optional<Node>> temporaries_;
+  /// The value each written array holds at the loop point so far, in the order first written.
+  std::map<int, Node> pending_;
+  std::vector<int> writeOrder_;
+  std::optional<QualType> outputElem_;
   std::vector<ArrayInfo> arrays_;
   std::vector<TableInfo> tables_;
   std::vector<LiftedScalar> scalars_;
@@ -194,35 +218,90 @@ std::optional<IndexPolynomial> Lifter::readIndex(const Expr *e) {
   return std::nullopt;
 }
 
+/// An identifier for the C++ expression `key`: "p[(t+1)%2]" -> "p_t_1_2".
+std::string identifierFor(const std::string &key) {
+  std::string id;
+  for (char c : key) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+      id += c;
+    else if (!id.empty() && id.back() != '_')
+      id += '_';
+  }
+  while (!id.empty() && id.back() == '_' && key.back() != '_')
+    id.pop_back();
+  return id;
+}
+
+std::string withoutSpaces(const std::string &text) {
+  std::string out;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      out += c;
+  return out;
+}
+
 std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e) {
   e = e->IgnoreParenImpCasts();
-  std::vector<const Expr *> subscripts; // outermost dimension first
-  const Expr *base = e;
-  bool container = false;
-  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
-      call && call->getOperator() == OO_Subscript) {
-    base = call->getArg(0)->IgnoreParenImpCasts();
-    subscripts.push_back(call->getArg(1));
-    container = true;
-  } else {
-    while (const auto *sub = dyn_cast<ArraySubscriptExpr>(base)) {
-      subscripts.insert(subscripts.begin(), sub->getIdx());
-      base = sub->getBase()->IgnoreParenImpCasts();
+  // The subscripts from the variable outwards; the leading ones free of the
+  // loop's counters select the array (`p[t % 2]` of `float *p[2]`).
+  struct Step {
+    const Expr *base; ///< what the subscript applies to
+    const Expr *index;
+    bool container; ///< std::vector::operator[]
+  };
+  std::vector<Step> steps;
+  const Expr *root = e;
+  while (true) {
+    if (const auto *sub = dyn_cast<ArraySubscriptExpr>(root)) {
+      steps.insert(steps.begin(), {sub->getBase()->IgnoreParenImpCasts(), sub->getIdx(), false});
+      root = sub->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *call = dyn_cast<CXXOperatorCallExpr>(root);
+               call && call->getOperator() == OO_Subscript) {
+      steps.insert(steps.begin(), {call->getArg(0)->IgnoreParenImpCasts(), call->getArg(1), true});
+      root = call->getArg(0)->IgnoreParenImpCasts();
+    } else {
+      break;
     }
   }
-  const auto *ref = dyn_cast<DeclRefExpr>(base);
+  const auto *ref = dyn_cast<DeclRefExpr>(root);
   const auto *decl = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  if (!decl) {
-    fail(base->getBeginLoc(),
-         "cannot tell which array '" + text(base) + "' is: index a variable that names the array");
+  if (!decl || steps.empty()) {
+    fail(root->getBeginLoc(),
+         "cannot tell which array '" + text(root) + "' is: index a variable that names the array");
     return std::nullopt;
   }
-  std::string name = decl->getNameAsString();
-  QualType type = decl->getType().getNonReferenceType();
+  size_t selectors = 0;
+  while (selectors + 1 < steps.size() && !findCounter(steps[selectors].index))
+    ++selectors;
+  // Only what a subscript can select whole: an element that is itself an array.
+  auto selectsArray = [&](size_t n) {
+    QualType t = steps[n].base->getType().getNonReferenceType(); // after n selectors
+    const auto *record = t->getAsCXXRecordDecl();
+    return t->isPointerType() || t->isArrayType() || (record && record->getName() == "vector");
+  };
+  while (selectors > 0 && !selectsArray(selectors))
+    --selectors;
+  const Expr *base = steps[selectors].base;
+  std::vector<const Expr *> subscripts; // outermost dimension first
+  for (size_t n = selectors; n < steps.size(); ++n)
+    subscripts.push_back(steps[n].index);
+  bool container = steps[selectors].container;
+  if (container && subscripts.size() != 1) {
+    fail(e->getBeginLoc(), "'" + text(base) +
+                               "' is a std::vector of vectors indexed by the loop point; its "
+                               "elements are not contiguous");
+    return std::nullopt;
+  }
+  std::string key = withoutSpaces(text(base));
+  std::string name = selectors == 0 ? decl->getNameAsString() : identifierFor(key);
+  std::string cppBase = selectors == 0 ? decl->getNameAsString() : text(base);
+  QualType type = base->getType().getNonReferenceType();
+  if (selectors == 0)
+    type = decl->getType().getNonReferenceType();
   // The sizes of the inner dimensions of a C array give the strides of its subscripts.
   std::vector<int64_t> innerSizes;
   QualType elem;
-  std::string basePointer = name;
+  std::string basePointer = cppBase;
   if (container) {
     const auto *record = type->getAsCXXRecordDecl();
     if (!record || record->getName() != "vector") {
@@ -232,7 +311,7 @@ std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e
       return std::nullopt;
     }
     elem = e->getType().getNonReferenceType();
-    basePointer = name + ".data()";
+    basePointer = cppBase + ".data()";
   } else {
     if (const auto *array = context_.getAsArrayType(type))
       elem = array->getElementType();
@@ -250,7 +329,7 @@ std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e
       return std::nullopt;
     }
     if (subscripts.size() > 1) {
-      basePointer = "&" + name;
+      basePointer = "&" + (selectors == 0 ? cppBase : "(" + cppBase + ")");
       for (size_t d = 0; d < subscripts.size(); ++d)
         basePointer += "[0]";
     }
@@ -267,12 +346,13 @@ std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e
   }
   int id = -1;
   for (size_t a = 0; a < arrays_.size(); ++a)
-    if (arrays_[a].decl == decl)
+    if (arrays_[a].decl == decl && arrays_[a].key == key)
       id = int(a);
   if (id < 0) {
     id = int(arrays_.size());
     ArrayInfo info;
     info.decl = decl;
+    info.key = key;
     info.name = name;
     info.elem = elem.getCanonicalType().getUnqualifiedType(); // no typedef sugar
     info.basePointer = basePointer;
@@ -291,7 +371,7 @@ std::optional<Offset> Lifter::locate(int array, const IndexPolynomial &address, 
     auto stride = rest.linearCoefficient(counter, remainder);
     if (!stride) {
       fail(where->getBeginLoc(),
-           "the subscript of '" + info.name + "' is not linear in '" + counter + "'");
+           "the subscript of '" + info.key + "' is not linear in '" + counter + "'");
       return std::nullopt;
     }
     strides.push_back(*stride);
@@ -300,14 +380,14 @@ std::optional<Offset> Lifter::locate(int array, const IndexPolynomial &address, 
   for (int axis = 0; axis < dims_; ++axis) {
     for (int other = 0; other < dims_; ++other)
       if (strides[axis].mentions(axisCounter(other))) {
-        fail(where->getBeginLoc(), "the subscript of '" + info.name +
+        fail(where->getBeginLoc(), "the subscript of '" + info.key +
                                        "' multiplies loop "
                                        "counters '" +
                                        axisCounter(axis) + "' and '" + axisCounter(other) + "'");
         return std::nullopt;
       }
     if (strides[axis].isZero()) {
-      fail(where->getBeginLoc(), "the subscript of '" + info.name +
+      fail(where->getBeginLoc(), "the subscript of '" + info.key +
                                      "' does not depend on the "
                                      "loop counter '" +
                                      axisCounter(axis) +
@@ -317,12 +397,12 @@ std::optional<Offset> Lifter::locate(int array, const IndexPolynomial &address, 
   }
   if (!(strides[0] == IndexPolynomial::constant(1))) {
     fail(where->getBeginLoc(), "the innermost loop ('" + axisCounter(0) + "') must walk '" +
-                                   info.name + "' contiguously, but its stride is " +
+                                   info.key + "' contiguously, but its stride is " +
                                    strides[0].str());
     return std::nullopt;
   }
   if (info.haveStrides && info.strides != strides) {
-    fail(where->getBeginLoc(), "'" + info.name +
+    fail(where->getBeginLoc(), "'" + info.key +
                                    "' is subscripted with two different layouts "
                                    "in one loop nest");
     return std::nullopt;
@@ -332,7 +412,7 @@ std::optional<Offset> Lifter::locate(int array, const IndexPolynomial &address, 
   std::vector<IndexPolynomial> outer(strides.rbegin(), strides.rend() - 1);
   auto offset = decomposeOffset(rest, outer);
   if (!offset) {
-    fail(where->getBeginLoc(), "the subscript of '" + info.name +
+    fail(where->getBeginLoc(), "the subscript of '" + info.key +
                                    "' is not the loop point plus a constant offset (" + rest.str() +
                                    " is left over)");
     return std::nullopt;
@@ -343,7 +423,7 @@ std::optional<Offset> Lifter::locate(int array, const IndexPolynomial &address, 
     if (d > kMaxOffset || d < -kMaxOffset) {
       fail(where->getBeginLoc(), fmt::format("'{}' is read {} points away along {}; lift "
                                              "accepts neighbours up to {} points away",
-                                             info.name, d, "xyz"[axis], kMaxOffset));
+                                             info.key, d, "xyz"[axis], kMaxOffset));
       return std::nullopt;
     }
     o[axis] = int(d);
@@ -358,7 +438,7 @@ Node Lifter::scalar(const std::string &cppName, const std::string &value) {
     while (isReservedInDsl(name) || usedNames_.count(name))
       name += "_";
     usedNames_.insert(name);
-    scalars_.push_back({name, value});
+    scalars_.push_back({name, value, ""});
     it = scalarNames_.emplace(value, name).first;
   }
   Node n{Node::Scalar};
@@ -389,6 +469,14 @@ std::optional<Node> Lifter::readIntegerValue(const Expr *e) {
     n.text = std::to_string(value.Val.getInt().getExtValue());
     return n;
   }
+  // `r` of an unrolled loop (`1.0f / (r * r)`) is a number in each copy.
+  LiftError saved = error_;
+  if (auto polynomial = readIndex(e); polynomial && polynomial->constantValue()) {
+    Node n{Node::Number};
+    n.text = std::to_string(*polynomial->constantValue());
+    return n;
+  }
+  error_ = saved;
   if (const DeclRefExpr *counter = findCounter(e)) {
     fail(counter->getBeginLoc(), "the value depends on the loop counter '" +
                                      counter->getDecl()->getNameAsString() +
@@ -441,11 +529,11 @@ std::optional<Node> Lifter::readTable(const ArraySubscriptExpr *e) {
   ArrayInfo &index = arrays_[column->first];
   if (*offset != Offset{0, 0, 0}) {
     fail(e->getIdx()->getBeginLoc(),
-         "the index array '" + index.name + "' must be read at the loop point, not at an offset");
+         "the index array '" + index.key + "' must be read at the loop point, not at an offset");
     return std::nullopt;
   }
   if (!indexTypeName(index.elem, context_)) {
-    fail(e->getIdx()->getBeginLoc(), "the index array '" + index.name + "' holds '" +
+    fail(e->getIdx()->getBeginLoc(), "the index array '" + index.key + "' holds '" +
                                          index.elem.getAsString() +
                                          "'; index fields are uint8_t, uint16_t or int32_t");
     return std::nullopt;
@@ -494,25 +582,42 @@ std::optional<Node> Lifter::readAccess(const Expr *e) {
     std::string dslName = info.name;
     // Forget an array seen only here: it is not a field.
     if (element->first + 1 == int(arrays_.size()) && info.reads.empty() && !info.haveStrides &&
-        !info.indexUse)
+        !info.indexUse && !info.written)
       arrays_.pop_back();
     if (auto c = element->second.constantValue())
       dslName += "_" + std::to_string(*c);
-    return scalar(dslName, text(e));
+    auto value = invariantText(e);
+    if (!value)
+      return std::nullopt;
+    return scalar(dslName, *value);
   }
   auto offset = locate(element->first, element->second, e);
   if (!offset)
     return std::nullopt;
   ArrayInfo &info = arrays_[element->first];
   if (!info.elem->isFloatingType()) {
-    fail(e->getBeginLoc(), "'" + info.name + "' holds '" + info.elem.getAsString() +
+    fail(e->getBeginLoc(), "'" + info.key + "' holds '" + info.elem.getAsString() +
                                "'; integer arrays may only select table columns "
                                "('c[j][" +
-                               info.name + "[pos]]')");
+                               info.key + "[pos]]')");
+    return std::nullopt;
+  }
+  // What the body wrote at the loop point earlier is read back as written:
+  // the value is substituted. Elsewhere it is the neighbour's old or new value
+  // depending on the loop order, which a stencil cannot express.
+  if (auto written = pending_.find(element->first); written != pending_.end()) {
+    if (*offset == Offset{0, 0, 0})
+      return written->second;
+    fail(e->getBeginLoc(), "'" + info.key +
+                               "' is read at a neighbour after the loop wrote it in the same "
+                               "sweep: the value depends on the order of the loop; write to a "
+                               "separate array");
     return std::nullopt;
   }
   if (info.reads.empty())
     info.firstRead = e->getBeginLoc();
+  if (*offset != Offset{0, 0, 0} && info.neighbourRead.isInvalid())
+    info.neighbourRead = e->getBeginLoc();
   info.reads.push_back(*offset);
   Node n{Node::Access};
   n.array = element->first;
@@ -538,9 +643,22 @@ std::optional<Node> Lifter::readValue(const Expr *e) {
     return n;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
-    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-        var && var->getType().getNonReferenceType()->isArithmeticType())
+    const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    if (auto temporary = temporaries_.find(var); temporary != temporaries_.end()) {
+      if (!temporary->second) {
+        fail(e->getBeginLoc(), "'" + var->getNameAsString() + "' is read before it is assigned");
+        return std::nullopt;
+      }
+      return *temporary->second;
+    }
+    if (var && var->getType().getNonReferenceType()->isArithmeticType())
       return scalar(var->getNameAsString(), var->getNameAsString());
+  }
+  if (const auto *conditional = dyn_cast<AbstractConditionalOperator>(e)) {
+    fail(conditional->getBeginLoc(),
+         "a conditional expression has no stencil equivalent: the DSL has no comparisons or "
+         "selections; compute the choice before the loop, as a per-point array");
+    return std::nullopt;
   }
   if (isa<ArraySubscriptExpr>(e))
     return readAccess(e);
@@ -594,7 +712,15 @@ std::optional<Node> Lifter::readValue(const Expr *e) {
       n.operands.push_back(std::move(*operand));
       return n;
     }
-    fail(e->getBeginLoc(), "call of '" + (callee ? callee->getNameAsString() : text(e)) +
+    std::string calleeName = callee ? callee->getNameAsString() : text(e);
+    if (calleeName == "min" || calleeName == "max" || calleeName == "fmin" ||
+        calleeName == "fmax" || calleeName == "fminf" || calleeName == "fmaxf") {
+      fail(e->getBeginLoc(), "call of '" + calleeName +
+                                 "': the DSL has no min or max; compute it before the loop, as "
+                                 "a per-point array");
+      return std::nullopt;
+    }
+    fail(e->getBeginLoc(), "call of '" + calleeName +
                                "': only sin, cos, sqrt, exp and fabs have stencil equivalents");
     return std::nullopt;
   }
@@ -714,42 +840,43 @@ std::string viewStride(const IndexPolynomial &stride) {
   return "std::ptrdiff_t(" + stride.str() + ")";
 }
 
-bool Lifter::assignRoles(const Node &rhs, int output, LiftedStencil &out) {
+bool Lifter::assignRoles(LiftedStencil &out) {
   std::set<int> time, factors;
-  collectTerms(rhs, time);
+  for (int output : writeOrder_)
+    collectTerms(pending_.at(output), time);
   for (size_t a = 0; a < arrays_.size(); ++a)
     for (const Offset &o : arrays_[a].reads)
       if (o != Offset{0, 0, 0})
         time.insert(int(a));
-  collectFactors(rhs, time, factors);
+  for (int output : writeOrder_)
+    collectFactors(pending_.at(output), time, factors);
 
-  std::string overwrites;
+  std::map<int, std::string> overwrites; // output -> the time level it is written over
   for (size_t a = 0; a < arrays_.size(); ++a) {
     const ArrayInfo &info = arrays_[a];
-    if (info.indexUse && (!info.reads.empty() || int(a) == output))
-      return fail(info.firstRead,
-                  "the index array '" + info.name + "' is also read or written as a value");
-    if (info.indexUse || (int(a) == output && info.reads.empty()))
+    if (info.indexUse && (!info.reads.empty() || info.written))
+      return fail(info.firstRead.isValid() ? info.firstRead : info.neighbourRead,
+                  "the index array '" + info.key + "' is also read or written as a value");
+    if (info.written && info.neighbourRead.isValid())
+      return fail(info.neighbourRead,
+                  "the loop writes '" + info.key +
+                      "' while reading it at neighbours: the "
+                      "result depends on the order of the loop; write to a separate array");
+    if (info.indexUse || (info.written && info.reads.empty()))
       continue;
     if (time.count(int(a)) && factors.count(int(a)))
-      return fail(info.firstRead, "'" + info.name +
+      return fail(info.firstRead, "'" + info.key +
                                       "' is both a wavefield term and a factor of one: the update "
                                       "is not linear in the arrays it reads at neighbours");
     if (!time.count(int(a)) && !factors.count(int(a)))
-      return fail(info.firstRead, "cannot tell whether '" + info.name +
+      return fail(info.firstRead, "cannot tell whether '" + info.key +
                                       "' is a wavefield or a per-point coefficient: it only "
                                       "multiplies other per-point arrays");
-    if (int(a) == output) {
-      for (const Offset &o : info.reads)
-        if (o != Offset{0, 0, 0})
-          return fail(info.firstRead,
-                      "the loop writes '" + info.name +
-                          "' while reading it at neighbours: the "
-                          "result depends on the order of the loop; write to a separate array");
+    if (info.written) {
       if (!time.count(int(a)))
         return fail(info.firstRead,
-                    "the loop writes '" + info.name + "' while reading it as a coefficient");
-      overwrites = arrayDslNames_[a];
+                    "the loop writes '" + info.key + "' while reading it as a coefficient");
+      overwrites[int(a)] = arrayDslNames_[a];
     }
   }
 
@@ -782,21 +909,22 @@ bool Lifter::assignRoles(const Node &rhs, int output, LiftedStencil &out) {
     if (time.count(int(a)) && !arrays_[a].indexUse)
       add(int(a), LiftedRole::Time);
   // An output written over a level it reads (at the centre only) gets a name of its own.
-  std::string outputName = arrays_[output].name;
-  if (!overwrites.empty()) {
-    outputName += "_next";
-    while (usedNames_.count(outputName) || isReservedInDsl(outputName))
-      outputName += "_";
-    usedNames_.insert(outputName);
-  }
-  {
+  for (int output : writeOrder_) {
+    std::string outputName = arrayDslNames_[output];
+    auto level = overwrites.find(output);
+    if (level != overwrites.end()) {
+      outputName += "_next";
+      while (usedNames_.count(outputName) || isReservedInDsl(outputName))
+        outputName += "_";
+      usedNames_.insert(outputName);
+    }
     LiftedField f;
     f.name = outputName;
     f.role = LiftedRole::Output;
-    f.overwrites = overwrites;
+    f.overwrites = level != overwrites.end() ? level->second : "";
     view(arrays_[output], f);
     out.fields.push_back(std::move(f));
-    out.output = outputName;
+    out.updates.push_back({outputName, print(pending_.at(output), 0)});
   }
   for (size_t a = 0; a < arrays_.size(); ++a)
     if (factors.count(int(a)) && !time.count(int(a)) && !arrays_[a].indexUse)
@@ -807,114 +935,340 @@ bool Lifter::assignRoles(const Node &rhs, int output, LiftedStencil &out) {
   return true;
 }
 
-std::optional<LiftedStencil> Lifter::lift(const std::string &name) {
-  std::set<const VarDecl *> counters;
-  for (const LoopLevel &level : nest_.levels)
-    counters.insert(level.counter);
-  for (const VarDecl *local : nest_.indexLocals) {
-    auto value = readIndex(local->getInit());
-    if (!value)
-      return std::nullopt;
-    locals_[local] = *value;
-  }
+bool mentionsAny(const Stmt *s, const std::set<const VarDecl *> &vars) {
+  if (!s)
+    return false;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && vars.count(var))
+      return true;
+  for (const Stmt *child : s->children())
+    if (mentionsAny(child, vars))
+      return true;
+  return false;
+}
 
-  LiftedStencil out;
-  out.name = name;
-  out.dims = dims_;
-  // Trip counts; the bounds may not depend on other counters (rectangular nests).
-  for (int axis = 0; axis < dims_; ++axis) {
-    const LoopLevel &level = nest_.levels[dims_ - 1 - axis];
-    auto lower = readIndex(level.lower);
-    if (!lower)
-      return std::nullopt;
-    auto upper = readIndex(level.upper);
-    if (!upper)
-      return std::nullopt;
-    for (const LoopLevel &other : nest_.levels)
-      if (lower->mentions(other.counter->getNameAsString()) ||
-          upper->mentions(other.counter->getNameAsString())) {
-        fail(level.loop->getBeginLoc(), "the bounds of loop '" + level.counter->getNameAsString() +
-                                            "' depend on the counter '" +
-                                            other.counter->getNameAsString() +
-                                            "'; a stencil loop nest must be rectangular");
-        return std::nullopt;
+std::optional<std::string> Lifter::invariantText(const Expr *e) {
+  if (!mentionsAny(e, unrolled_))
+    return text(e);
+  e = e->IgnoreParenImpCasts();
+  const Expr *base = nullptr, *index = nullptr;
+  if (const auto *sub = dyn_cast<ArraySubscriptExpr>(e)) {
+    base = sub->getBase();
+    index = sub->getIdx();
+  } else if (const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+             call && call->getOperator() == OO_Subscript) {
+    base = call->getArg(0);
+    index = call->getArg(1);
+  }
+  if (!base) {
+    fail(e->getBeginLoc(), "cannot name '" + text(e) + "' outside the loop nest");
+    return std::nullopt;
+  }
+  auto baseText = invariantText(base);
+  if (!baseText)
+    return std::nullopt;
+  if (!mentionsAny(index, unrolled_))
+    return *baseText + "[" + text(index) + "]";
+  auto value = readIndex(index);
+  if (!value || !value->constantValue()) {
+    fail(index->getBeginLoc(), "the subscript '" + text(index) +
+                                   "' of a coefficient depends on an inner loop's counter and "
+                                   "on something that is not a constant");
+    return std::nullopt;
+  }
+  return *baseText + "[" + std::to_string(*value->constantValue()) + "]";
+}
+
+bool Lifter::readDeclaration(const DeclStmt *decl) {
+  for (const Decl *d : decl->decls()) {
+    const auto *var = dyn_cast<VarDecl>(d);
+    QualType type = var ? var->getType().getNonReferenceType() : QualType();
+    if (var && type->isIntegerType() && var->getInit()) {
+      auto value = readIndex(var->getInit());
+      if (!value)
+        return false;
+      locals_[var] = *value;
+      continue;
+    }
+    if (var && type->isRealFloatingType()) {
+      std::optional<Node> value;
+      if (var->getInit()) {
+        value = readValue(var->getInit());
+        if (!value)
+          return false;
       }
-    IndexPolynomial trips = *upper - *lower;
-    if (level.inclusive)
-      trips = trips + IndexPolynomial::constant(1);
-    out.extent[axis] =
-        trips.constantValue() ? trips.str() : "static_cast<int>(" + trips.str() + ")";
+      temporaries_[var] = value;
+      continue;
+    }
+    return fail(d->getLocation(), "only integer index variables with an initialiser and "
+                                  "floating-point temporaries may be declared in the loop body");
   }
+  return true;
+}
 
-  const BinaryOperator *assign = nest_.assignment;
-  for (const auto &level : nest_.levels)
-    usedNames_.insert(level.counter->getNameAsString());
+/// `a op= b` as a tree, from the current value of `a`.
+std::optional<Node> compound(BinaryOperatorKind op, Node current, Node operand) {
+  Node::Kind kind;
+  switch (op) {
+  case BO_Assign: return operand;
+  case BO_AddAssign: kind = Node::Add; break;
+  case BO_SubAssign: kind = Node::Sub; break;
+  case BO_MulAssign: kind = Node::Mul; break;
+  case BO_DivAssign: kind = Node::Div; break;
+  default: return std::nullopt;
+  }
+  // `value = 0; value += e` is `e`.
+  if (kind == Node::Add && current.kind == Node::Number && current.text == "0")
+    return operand;
+  Node n{kind};
+  n.operands.push_back(std::move(current));
+  n.operands.push_back(std::move(operand));
+  return n;
+}
+
+bool Lifter::assignTemporary(const BinaryOperator *assign, const VarDecl *var) {
+  std::optional<Node> &current = temporaries_.at(var);
+  if (assign->getOpcode() != BO_Assign && !current)
+    return fail(assign->getLHS()->getBeginLoc(),
+                "'" + var->getNameAsString() + "' is read before it is assigned");
+  auto operand = readValue(assign->getRHS());
+  if (!operand)
+    return false;
+  auto value = compound(assign->getOpcode(), current ? *current : Node{Node::Number}, *operand);
+  if (!value)
+    return fail(assign->getOperatorLoc(), "operator '" + assign->getOpcodeStr().str() +
+                                              "' has no stencil equivalent; use = += -= *= /=");
+  current = std::move(*value);
+  return true;
+}
+
+bool Lifter::assignElement(const BinaryOperator *assign) {
   auto target = readElement(assign->getLHS());
   if (!target)
-    return std::nullopt;
+    return false;
   int output = target->first;
   auto outOffset = locate(output, target->second, assign->getLHS());
   if (!outOffset)
-    return std::nullopt;
-  if (*outOffset != Offset{0, 0, 0}) {
-    fail(assign->getLHS()->getBeginLoc(),
-         fmt::format("the loop writes '{}' at offset ({}) from the loop point; a stencil writes "
-                     "the point itself",
-                     arrays_[output].name,
-                     fmt::join(outOffset->begin(), outOffset->begin() + dims_, ", ")));
-    return std::nullopt;
+    return false;
+  if (*outOffset != Offset{0, 0, 0})
+    return fail(assign->getLHS()->getBeginLoc(),
+                fmt::format("the loop writes '{}' at offset ({}) from the loop point; a stencil "
+                            "writes the point itself",
+                            arrays_[output].key,
+                            fmt::join(outOffset->begin(), outOffset->begin() + dims_, ", ")));
+  QualType elem = arrays_[output].elem;
+  if (!elemTypeName(elem))
+    return fail(assign->getLHS()->getBeginLoc(), "the output '" + arrays_[output].key +
+                                                     "' holds '" + elem.getAsString() +
+                                                     "'; stencils compute float or double");
+  if (outputElem_ && *outputElem_ != elem)
+    return fail(assign->getLHS()->getBeginLoc(),
+                "the output '" + arrays_[output].key + "' holds '" + elem.getAsString() +
+                    "' but an earlier output holds '" + outputElem_->getAsString() +
+                    "': a stencil has one element type");
+  outputElem_ = elem;
+  auto operand = readValue(assign->getRHS());
+  if (!operand)
+    return false;
+  // `out[pos] += e` adds to what the body wrote so far, or to the old value.
+  Node current{Node::Access};
+  if (auto written = pending_.find(output); written != pending_.end()) {
+    current = written->second;
+  } else if (assign->getOpcode() != BO_Assign) {
+    ArrayInfo &info = arrays_[output];
+    if (info.reads.empty())
+      info.firstRead = assign->getLHS()->getBeginLoc();
+    info.reads.push_back(Offset{0, 0, 0});
+    current.array = output;
   }
-  auto elem = elemTypeName(arrays_[output].elem);
-  if (!elem) {
-    fail(assign->getLHS()->getBeginLoc(), "the output '" + arrays_[output].name + "' holds '" +
-                                              arrays_[output].elem.getAsString() +
-                                              "'; stencils compute float or double");
-    return std::nullopt;
+  auto value = compound(assign->getOpcode(), current, *operand);
+  if (!value)
+    return fail(assign->getOperatorLoc(), "operator '" + assign->getOpcodeStr().str() +
+                                              "' has no stencil equivalent; use = += -= *= /=");
+  if (!pending_.count(output))
+    writeOrder_.push_back(output);
+  pending_.insert_or_assign(output, std::move(*value));
+  arrays_[output].written = true;
+  return true;
+}
+
+/// The most copies of an inner loop's body `lift` makes.
+constexpr int64_t kMaxUnroll = 64;
+
+bool Lifter::unroll(const ForStmt *loop) {
+  LoopLevel level;
+  if (!readLoopHeader(loop, context_, level, error_))
+    return false;
+  auto lower = readIndex(level.lower);
+  if (!lower)
+    return false;
+  auto upper = readIndex(level.upper);
+  if (!upper)
+    return false;
+  if (!lower->constantValue() || !upper->constantValue())
+    return fail((lower->constantValue() ? level.upper : level.lower)->getBeginLoc(),
+                "an inner loop of the body must have a constant trip count (it is unrolled); '" +
+                    text(lower->constantValue() ? level.upper : level.lower) +
+                    "' is not a constant");
+  int64_t first = *lower->constantValue();
+  int64_t last = *upper->constantValue() - (level.inclusive ? 0 : 1);
+  if (last - first + 1 > kMaxUnroll)
+    return fail(loop->getBeginLoc(), fmt::format("an inner loop of the body runs {} times; lift "
+                                                 "unrolls at most {}",
+                                                 last - first + 1, kMaxUnroll));
+  unrolled_.insert(level.counter);
+  for (int64_t v = first; v <= last; ++v) {
+    locals_[level.counter] = IndexPolynomial::constant(v);
+    if (!readStatement(loop->getBody()))
+      return false;
   }
-  out.elemType = *elem;
-  for (const ArrayInfo &a : arrays_)
-    usedNames_.insert(a.name);
-  auto rhs = readValue(assign->getRHS());
-  if (!rhs)
-    return std::nullopt;
-  for (const ArrayInfo &a : arrays_)
-    usedNames_.insert(a.name);
-  for (const ArrayInfo &a : arrays_) {
-    if (a.indexUse || (&a == &arrays_[output]) || a.elem == arrays_[output].elem)
+  locals_.erase(level.counter);
+  unrolled_.erase(level.counter);
+  return true;
+}
+
+bool Lifter::readStatement(const Stmt *s) {
+  s = withoutOpenMP(s);
+  if (const auto *block = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt *inner : block->body())
+      if (!readStatement(inner))
+        return false;
+    return true;
+  }
+  if (isa<NullStmt>(s))
+    return true;
+  if (const auto *decl = dyn_cast<DeclStmt>(s))
+    return readDeclaration(decl);
+  if (const auto *loop = dyn_cast<ForStmt>(s))
+    return unroll(loop);
+  if (const auto *expr = dyn_cast<Expr>(s))
+    s = expr->IgnoreParenImpCasts();
+  if (const auto *assign = dyn_cast<BinaryOperator>(s); assign && assign->isAssignmentOp()) {
+    if (const auto *ref = dyn_cast<DeclRefExpr>(assign->getLHS()->IgnoreParenImpCasts())) {
+      const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+      if (temporaries_.count(var))
+        return assignTemporary(assign, var);
+      return fail(assign->getLHS()->getBeginLoc(),
+                  "the loop body assigns '" + ref->getDecl()->getNameAsString() +
+                      "', which is not an array element or a floating-point temporary declared "
+                      "in the body");
+    }
+    return assignElement(assign);
+  }
+  if (isa<IfStmt>(s) || isa<SwitchStmt>(s))
+    return fail(s->getBeginLoc(), "a branch in the loop body: a stencil updates every point the "
+                                  "same way; compute a per-point factor before the loop instead");
+  return fail(s->getBeginLoc(), "the loop body may hold declarations, assignments to array "
+                                "elements and temporaries, and inner loops with constant trip "
+                                "counts; this statement is none of these");
+}
+
+bool Lifter::readBounds(const LoopNest &nest, LiftedStencil &out) {
+  // The bounds may not depend on other counters (rectangular nests).
+  for (int axis = 0; axis < dims_; ++axis) {
+    const LoopLevel &level = nest.levels[dims_ - 1 - axis];
+    auto lower = readIndex(level.lower);
+    if (!lower)
+      return false;
+    auto upper = readIndex(level.upper);
+    if (!upper)
+      return false;
+    for (const LoopLevel &other : nest.levels)
+      if (lower->mentions(other.counter->getNameAsString()) ||
+          upper->mentions(other.counter->getNameAsString()))
+        return fail(level.loop->getBeginLoc(),
+                    "the bounds of loop '" + level.counter->getNameAsString() +
+                        "' depend on the counter '" + other.counter->getNameAsString() +
+                        "'; a stencil loop nest must be rectangular");
+    IndexPolynomial trips = *upper - *lower;
+    if (level.inclusive)
+      trips = trips + IndexPolynomial::constant(1);
+    std::string extent =
+        trips.constantValue() ? trips.str() : "static_cast<int>(" + trips.str() + ")";
+    if (&nest == &nest_) {
+      out.extent[axis] = extent;
       continue;
-    fail(a.firstRead, "'" + a.name + "' holds '" + a.elem.getAsString() + "' but the output '" +
-                          arrays_[output].name + "' holds '" + arrays_[output].elem.getAsString() +
+    }
+    const LoopLevel &first = nest_.levels[dims_ - 1 - axis];
+    if (!(*lower == *readIndex(first.lower)) || extent != out.extent[axis])
+      return fail(level.loop->getBeginLoc(),
+                  "this loop nest continues the one at line " +
+                      std::to_string(context_.getSourceManager().getSpellingLineNumber(
+                          nest_.levels[0].loop->getBeginLoc())) +
+                      " but its loop over '" + level.counter->getNameAsString() +
+                      "' covers other points");
+  }
+  return true;
+}
+
+std::optional<LiftedStencil> Lifter::lift(const std::string &name) {
+  LiftedStencil out;
+  out.name = name;
+  out.dims = dims_;
+  for (const LoopNest &nest : group_) {
+    if (int(nest.levels.size()) != dims_) {
+      fail(nest.levels[0].loop->getBeginLoc(), "this loop nest continues one with " +
+                                                   std::to_string(dims_) + " loops but has " +
+                                                   std::to_string(nest.levels.size()));
+      return std::nullopt;
+    }
+    // Later nests' counters stand for the first nest's.
+    if (&nest != &nest_)
+      for (int d = 0; d < dims_; ++d)
+        locals_[nest.levels[d].counter] =
+            IndexPolynomial::symbol(nest_.levels[d].counter->getNameAsString());
+    if (!readBounds(nest, out))
+      return std::nullopt;
+  }
+  for (const auto &level : nest_.levels)
+    usedNames_.insert(level.counter->getNameAsString());
+  for (const LoopNest &nest : group_)
+    for (const Stmt *s : nest.body)
+      if (!readStatement(s))
+        return std::nullopt;
+  if (writeOrder_.empty()) {
+    fail(nest_.levels.back().loop->getBeginLoc(),
+         "the loop body writes no array element: a stencil has an output");
+    return std::nullopt;
+  }
+  out.elemType = *elemTypeName(*outputElem_);
+  for (const ArrayInfo &a : arrays_) {
+    if (a.indexUse || a.written || a.elem == *outputElem_)
+      continue;
+    fail(a.firstRead, "'" + a.key + "' holds '" + a.elem.getAsString() +
+                          "' but the output holds '" + outputElem_->getAsString() +
                           "': a stencil has one element type");
     return std::nullopt;
   }
   for (const TableInfo &t : tables_)
-    if (elemTypeName(context_.getBaseElementType(t.decl->getType())) != elem) {
+    if (elemTypeName(context_.getBaseElementType(t.decl->getType())) != out.elemType) {
       fail(t.decl->getLocation(), "table '" + t.name +
-                                      "' holds a different type than the "
-                                      "output '" +
-                                      arrays_[output].name + "'");
+                                      "' holds a different type than the output ('" + out.elemType +
+                                      "')");
       return std::nullopt;
     }
+  for (const ArrayInfo &a : arrays_)
+    usedNames_.insert(a.name);
   for (const ArrayInfo &a : arrays_) {
     std::string dslName = a.name;
     while (isReservedInDsl(dslName))
       dslName += "_";
     arrayDslNames_.push_back(dslName);
   }
-  if (!assignRoles(*rhs, output, out))
+  if (!assignRoles(out))
     return std::nullopt;
   for (const TableInfo &t : tables_)
-    out.tables.push_back({t.name, t.rows, t.cols, "&" + t.decl->getNameAsString() + "[0][0]"});
+    out.tables.push_back({t.name, t.rows, t.cols, "&" + t.decl->getNameAsString() + "[0][0]", ""});
   out.scalars = scalars_;
-  out.update = print(*rhs, 0);
   return out;
 }
 
 } // namespace
 
-std::optional<LiftedStencil> liftLoopNest(const LoopNest &nest, const std::string &name,
-                                          ASTContext &context, LiftError &error) {
-  return Lifter(nest, context, error).lift(name);
+std::optional<LiftedStencil> liftLoopNests(const std::vector<LoopNest> &group,
+                                           const std::string &name, ASTContext &context,
+                                           LiftError &error) {
+  return Lifter(group, context, error).lift(name);
 }
 
 } // namespace stencilc::tooling
