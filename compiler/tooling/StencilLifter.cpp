@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <map>
@@ -756,25 +757,36 @@ void collectArrays(const Node &n, std::set<int> &arrays) {
 }
 
 /// Arrays read as a term of their own: through + - and unary minus, and
-/// multiplied only by array-free factors.
-void collectTerms(const Node &n, std::set<int> &terms) {
+/// multiplied by factors free of arrays or of the known time levels `time`
+/// (`(2 * cur - prev + ...) * taper` makes `prev` a term). With `preferRight`,
+/// a product of two per-point reads neither known as a time level
+/// (`vel[pos] * lap[pos]`) takes the right one as the term: coefficient
+/// first, as such code is usually written; both readings compute the same.
+void collectTerms(const Node &n, std::set<int> &terms, const std::set<int> &time,
+                  bool preferRight) {
   switch (n.kind) {
   case Node::Access: terms.insert(n.array); return;
   case Node::Add:
   case Node::Sub:
   case Node::Neg:
     for (const Node &o : n.operands)
-      collectTerms(o, terms);
+      collectTerms(o, terms, time, preferRight);
     return;
   case Node::Mul:
     if (!readsArray(n.operands[0]))
-      collectTerms(n.operands[1], terms);
+      collectTerms(n.operands[1], terms, time, preferRight);
     else if (!readsArray(n.operands[1]))
-      collectTerms(n.operands[0], terms);
+      collectTerms(n.operands[0], terms, time, preferRight);
+    else if (readsAny(n.operands[0], time) && !readsAny(n.operands[1], time))
+      collectTerms(n.operands[0], terms, time, preferRight);
+    else if (readsAny(n.operands[1], time) && !readsAny(n.operands[0], time))
+      collectTerms(n.operands[1], terms, time, preferRight);
+    else if (preferRight && !readsAny(n.operands[0], time))
+      collectTerms(n.operands[1], terms, time, preferRight);
     return;
   case Node::Div:
-    if (!readsArray(n.operands[1]))
-      collectTerms(n.operands[0], terms);
+    if (!readsAny(n.operands[1], time))
+      collectTerms(n.operands[0], terms, time, preferRight);
     return;
   default: return;
   }
@@ -842,12 +854,20 @@ std::string viewStride(const IndexPolynomial &stride) {
 
 bool Lifter::assignRoles(LiftedStencil &out) {
   std::set<int> time, factors;
-  for (int output : writeOrder_)
-    collectTerms(pending_.at(output), time);
   for (size_t a = 0; a < arrays_.size(); ++a)
     for (const Offset &o : arrays_[a].reads)
       if (o != Offset{0, 0, 0})
         time.insert(int(a));
+  // Terms found through a product with a known time level may reveal more;
+  // only when that settles does a product of two unknowns decide.
+  for (bool preferRight : {false, true})
+    for (size_t known = size_t(-1); known != time.size();) {
+      known = time.size();
+      std::set<int> terms = time;
+      for (int output : writeOrder_)
+        collectTerms(pending_.at(output), terms, time, preferRight);
+      time = terms;
+    }
   for (int output : writeOrder_)
     collectFactors(pending_.at(output), time, factors);
 
@@ -908,8 +928,30 @@ bool Lifter::assignRoles(LiftedStencil &out) {
   for (size_t a = 0; a < arrays_.size(); ++a)
     if (time.count(int(a)) && !arrays_[a].indexUse)
       add(int(a), LiftedRole::Time);
+  // The kernel computes the updates in order and writes an output in place as
+  // soon as it is computed, so updates that write over a level come after
+  // every other update that reads it.
+  std::vector<int> order, left = writeOrder_;
+  while (!left.empty()) {
+    auto ready = std::find_if(left.begin(), left.end(), [&](int o) {
+      if (!overwrites.count(o))
+        return true;
+      for (int other : left)
+        if (other != o && readsAny(pending_.at(other), {o}))
+          return false;
+      return true;
+    });
+    if (ready == left.end())
+      return fail(arrays_[left.front()].firstRead,
+                  "the updates of '" + arrays_[left.front()].key +
+                      "' and another output each read the old value of what the other writes "
+                      "over in place: no order of the updates keeps both; write one of them to "
+                      "a separate array");
+    order.push_back(*ready);
+    left.erase(ready);
+  }
   // An output written over a level it reads (at the centre only) gets a name of its own.
-  for (int output : writeOrder_) {
+  for (int output : order) {
     std::string outputName = arrayDslNames_[output];
     auto level = overwrites.find(output);
     if (level != overwrites.end()) {
