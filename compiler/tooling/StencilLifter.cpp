@@ -454,7 +454,8 @@ const DeclRefExpr *Lifter::findCounter(const Stmt *s) const {
     for (const LoopLevel &level : nest_.levels)
       if (ref->getDecl() == level.counter)
         return ref;
-    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && locals_.count(var))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+        var && locals_.count(var) && !unrolled_.count(var))
       return ref; // an index variable: a function of the counters
   }
   for (const Stmt *child : s->children())
@@ -507,15 +508,15 @@ std::optional<Node> Lifter::readTable(const ArraySubscriptExpr *e) {
                            "array of numbers with constant sizes, like 'float c[11][902]'");
     return std::nullopt;
   }
-  Expr::EvalResult row;
   const Expr *rowExpr = rowAccess->getIdx();
-  if (rowExpr->isValueDependent() || !rowExpr->EvaluateAsInt(row, context_)) {
+  auto row = readIndex(rowExpr); // constant, or a counter of an unrolled loop
+  if (!row || !row->constantValue()) {
     fail(rowExpr->getBeginLoc(), "the row of table '" + decl->getNameAsString() +
                                      "' must be a constant; '" + text(rowExpr) + "' is not");
     return std::nullopt;
   }
   int rows = int(outerType->getSize().getSExtValue());
-  int64_t r = row.Val.getInt().getExtValue();
+  int64_t r = *row->constantValue();
   if (r < 0 || r >= rows) {
     fail(rowExpr->getBeginLoc(),
          fmt::format("row {} is outside table '{}' ({} rows)", r, decl->getNameAsString(), rows));

@@ -51,14 +51,16 @@ int main(int argc, char **argv) {
         const double uyy = uCur[north] - 2.0 * uCur[c] + uCur[south];
         const double vxx = vCur[e] - 2.0 * vCur[c] + vCur[w];
         const double vyy = vCur[north] - 2.0 * vCur[c] + vCur[south];
-        const double uxy = 0.25 * (uCur[north + 1] - uCur[north - 1] - uCur[south + 1] +
-                                   uCur[south - 1]);
-        const double vxy = 0.25 * (vCur[north + 1] - vCur[north - 1] - vCur[south + 1] +
-                                   vCur[south - 1]);
-        uPrev[c] = 2.0 * uCur[c] - uPrev[c] +
-                   s / rho[c] * ((lam[c] + 2.0 * mu[c]) * uxx + mu[c] * uyy + (lam[c] + mu[c]) * vxy);
-        vPrev[c] = 2.0 * vCur[c] - vPrev[c] +
-                   s / rho[c] * ((lam[c] + mu[c]) * uxy + mu[c] * vxx + (lam[c] + 2.0 * mu[c]) * vyy);
+        const double uxy =
+            0.25 * (uCur[north + 1] - uCur[north - 1] - uCur[south + 1] + uCur[south - 1]);
+        const double vxy =
+            0.25 * (vCur[north + 1] - vCur[north - 1] - vCur[south + 1] + vCur[south - 1]);
+        uPrev[c] =
+            2.0 * uCur[c] - uPrev[c] +
+            s / rho[c] * ((lam[c] + 2.0 * mu[c]) * uxx + mu[c] * uyy + (lam[c] + mu[c]) * vxy);
+        vPrev[c] =
+            2.0 * vCur[c] - vPrev[c] +
+            s / rho[c] * ((lam[c] + mu[c]) * uxy + mu[c] * vxx + (lam[c] + 2.0 * mu[c]) * vyy);
         uPrev[c] *= taper[c];
         vPrev[c] *= taper[c];
         avg[c] = 0.5 * (uPrev[c] + vPrev[c]);

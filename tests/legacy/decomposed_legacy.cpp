@@ -42,13 +42,14 @@ int main(int argc, char **argv) {
           lap[pos] = 3.0f * c0 * cur[pos] + c1 * (cur[pos - 1] + cur[pos + 1]) +
                      c2 * (cur[pos - 2] + cur[pos + 2]);
         }
-    // The y and z parts, in a second sweep over the same box.
+        // The y and z parts, in a second sweep over the same box.
 #pragma omp parallel for
     for (long k = 2; k < nz - 2; ++k)
       for (long j = 2; j < ny - 2; ++j)
         for (long i = 2; i < nx - 2; ++i) {
           const long pos = i + j * line + k * slice;
-          lap[pos] += c1 * (cur[pos - line] + cur[pos + line] + cur[pos - slice] + cur[pos + slice]);
+          lap[pos] +=
+              c1 * (cur[pos - line] + cur[pos + line] + cur[pos - slice] + cur[pos + slice]);
           lap[pos] += c2 * (cur[pos - 2 * line] + cur[pos + 2 * line] + cur[pos - 2 * slice] +
                             cur[pos + 2 * slice]);
         }
