@@ -130,6 +130,8 @@ void flatStatements(const Stmt *body, std::vector<const Stmt *> &out) {
       flatStatements(s, out);
     else if (const auto *loop = dyn_cast<ForStmt>(s))
       flatStatements(loop->getBody(), out);
+    else if (const auto *e = dyn_cast<Expr>(s))
+      out.push_back(stripped(e)); // `a[p] = std::max(...)` is wrapped in ExprWithCleanups
     else
       out.push_back(s);
   }
