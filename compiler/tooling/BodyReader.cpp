@@ -21,8 +21,6 @@ namespace {
 constexpr int64_t kMaxUnroll = 64;
 } // namespace
 
-namespace {
-
 bool mentionsAny(const Stmt *s, const std::set<const VarDecl *> &vars) {
   if (!s)
     return false;
@@ -34,8 +32,6 @@ bool mentionsAny(const Stmt *s, const std::set<const VarDecl *> &vars) {
       return true;
   return false;
 }
-
-} // namespace
 
 std::optional<std::string> Lifter::invariantText(const Expr *e) {
   if (!mentionsAny(e, unrolled_))

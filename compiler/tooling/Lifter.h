@@ -61,6 +61,8 @@ bool isReservedInDsl(llvm::StringRef name);
 std::optional<std::string> indexTypeName(QualType t, ASTContext &context);
 /// "float" or "double".
 std::optional<std::string> elemTypeName(QualType t);
+/// Whether `s` refers to one of `vars`.
+bool mentionsAny(const Stmt *s, const std::set<const VarDecl *> &vars);
 
 class Lifter {
 public:

@@ -135,6 +135,16 @@ std::string withoutSpaces(const std::string &text) {
   return out;
 }
 
+/// A variable, `this`, or a member of one of them: an object the call can name.
+bool namesObject(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (isa<DeclRefExpr>(e) || isa<CXXThisExpr>(e))
+    return true;
+  if (const auto *member = dyn_cast<MemberExpr>(e))
+    return namesObject(member->getBase());
+  return false;
+}
+
 } // namespace
 
 std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e) {
@@ -160,11 +170,27 @@ std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e
       break;
     }
   }
-  const auto *ref = dyn_cast<DeclRefExpr>(root);
-  const auto *decl = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-  if (!decl || steps.empty()) {
-    fail(root->getBeginLoc(),
-         "cannot tell which array '" + text(root) + "' is: index a variable that names the array");
+  // The array is a variable, or a member of an object named by a variable or
+  // `this` (`model.vel`, `this->p`, a member `p` in a method).
+  const ValueDecl *decl = nullptr;
+  std::string rootName, rootText;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(root)) {
+    decl = dyn_cast<VarDecl>(ref->getDecl());
+    rootName = rootText = decl ? decl->getNameAsString() : "";
+  } else if (const auto *member = dyn_cast<MemberExpr>(root);
+             member && namesObject(member->getBase()) && !findCounter(member)) {
+    decl = member->getMemberDecl();
+    rootText = text(member);
+    rootName = identifierFor(withoutSpaces(rootText));
+    // `p` and `this->p` in a method are one array.
+    if (isa<CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) {
+      rootName = decl->getNameAsString();
+      rootText = "this->" + rootName;
+    }
+  }
+  if (!decl || steps.empty() || rootText.empty()) {
+    fail(root->getBeginLoc(), "cannot tell which array '" + text(root) +
+                                  "' is: index a variable or a member that names the array");
     return std::nullopt;
   }
   size_t selectors = 0;
@@ -178,6 +204,15 @@ std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e
   };
   while (selectors > 0 && !selectsArray(selectors))
     --selectors;
+  // The call names the selected array where the loops were: not through an
+  // unrolled loop's counter, which is not in scope there.
+  for (size_t n = 0; n < selectors; ++n)
+    if (mentionsAny(steps[n].index, unrolled_)) {
+      fail(steps[n].index->getBeginLoc(), "the array '" + text(steps[n + 1].base) +
+                                              "' is chosen by an inner loop's counter; choose "
+                                              "it outside the loop nest");
+      return std::nullopt;
+    }
   const Expr *base = steps[selectors].base;
   std::vector<const Expr *> subscripts; // outermost dimension first
   for (size_t n = selectors; n < steps.size(); ++n)
@@ -189,12 +224,10 @@ std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e
                                "elements are not contiguous");
     return std::nullopt;
   }
-  std::string key = withoutSpaces(text(base));
-  std::string name = selectors == 0 ? decl->getNameAsString() : identifierFor(key);
-  std::string cppBase = selectors == 0 ? decl->getNameAsString() : text(base);
+  std::string key = selectors == 0 ? withoutSpaces(rootText) : withoutSpaces(text(base));
+  std::string name = selectors == 0 ? rootName : identifierFor(key);
+  std::string cppBase = selectors == 0 ? rootText : text(base);
   QualType type = base->getType().getNonReferenceType();
-  if (selectors == 0)
-    type = decl->getType().getNonReferenceType();
   // The sizes of the inner dimensions of a C array give the strides of its subscripts.
   std::vector<int64_t> innerSizes;
   QualType elem;

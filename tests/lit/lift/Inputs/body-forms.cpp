@@ -87,3 +87,24 @@ void levels(float *p[2], const float *c2, int t, long nx, long ny) {
           c2[j * nx + i] *
               (p[t % 2][j * nx + i - 1] + p[t % 2][j * nx + i + 1] - 2.0f * p[t % 2][j * nx + i]);
 }
+
+// Arrays that are members: of an object (`m.vel`), and of the class whose
+// method holds the loops (`p`, `this->q`).
+struct Model {
+  float *vel;
+  float *damp;
+};
+
+class Solver {
+public:
+  void step(const Model &m, int nx, int ny) {
+#pragma stencil members
+    for (int j = 1; j < ny - 1; ++j)
+      for (int i = 1; i < nx - 1; ++i)
+        p[j * nx + i] = m.damp[j * nx + i] * (this->q[j * nx + i - 1] + q[j * nx + i + 1]) +
+                        m.vel[j * nx + i] * q[j * nx + i];
+  }
+
+private:
+  float *p, *q;
+};

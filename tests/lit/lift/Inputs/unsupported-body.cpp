@@ -107,3 +107,14 @@ void shiftedCoefficient(int m) {
       a[j * N + i] = v;
     }
 }
+
+void levelByInnerCounter(float *levels[2]) {
+#pragma stencil level_by_inner_counter
+  for (int j = 1; j < N - 1; ++j)
+    for (int i = 1; i < N - 1; ++i) {
+      float v = 0.0f;
+      for (int r = 0; r < 2; ++r)
+        v += levels[r][j * N + i + 1];
+      a[j * N + i] = v;
+    }
+}
