@@ -9,6 +9,7 @@ namespace stencilc::tooling {
 
 void nameKernelMembers(LiftedStencil &s, const ir::Stencil &checked) {
   backend::KernelNames names(checked);
+  // `checked` was parsed from stencilText(s): every name of `s` is in it.
   auto idOf = [](const auto &items, const std::string &name) {
     for (size_t i = 0; i < items.size(); ++i)
       if (items[i].name == name)
