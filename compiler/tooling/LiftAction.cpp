@@ -300,23 +300,40 @@ void LiftConsumer::HandleTranslationUnit(ASTContext &context) {
     return; // a file that does not compile has no loop nests to trust
   const SourceManager &sm = context.getSourceManager();
   std::vector<std::pair<Found, LiftedStencil>> lifted;
-  for (const Found &f : findNests(context)) {
+  // The stencil of `loops` (a nest and the nests joined to it), or why not.
+  auto liftGroup = [&](const std::vector<const ForStmt *> &loops, const std::string &name,
+                       LiftError &error, SourceLocation &end) -> std::optional<LiftedStencil> {
+    std::vector<LoopNest> group;
+    for (const ForStmt *loop : loops) {
+      auto nest = recogniseLoopNest(loop, context, error);
+      if (!nest)
+        return std::nullopt;
+      group.push_back(std::move(*nest));
+    }
+    end = group.back().end;
+    return liftLoopNests(group, name, context, error);
+  };
+  for (Found f : findNests(context)) {
     // Unmarked nests are only candidates: failing to lift one is a warning.
     auto level = f.mark ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning;
     std::string prefix = f.mark ? "" : "loop nest not lifted: ";
     LiftError error;
-    std::vector<LoopNest> group;
+    SourceLocation end;
     std::vector<const ForStmt *> loops{f.loop};
     loops.insert(loops.end(), f.continuation.begin(), f.continuation.end());
-    for (const ForStmt *loop : loops) {
-      auto nest = recogniseLoopNest(loop, context, error);
-      if (!nest)
-        break;
-      group.push_back(std::move(*nest));
+    std::optional<LiftedStencil> stencil = liftGroup(loops, f.name, error, end);
+    if (!stencil && !f.continuation.empty()) {
+      // The nests that follow may be a sweep of their own (reading what the
+      // first one wrote at neighbours, say): then they stay C++ loops.
+      LiftError alone;
+      if ((stencil = liftGroup({f.loop}, f.name, alone, end))) {
+        report(diags, DiagnosticsEngine::Warning, f.continuation.front()->getBeginLoc(),
+               "this loop nest is not part of the stencil '" + f.name +
+                   "' before it and stays a loop: " + error.message);
+        report(diags, DiagnosticsEngine::Note, error.loc, "here");
+        f.continuation.clear();
+      }
     }
-    std::optional<LiftedStencil> stencil;
-    if (group.size() == loops.size())
-      stencil = liftLoopNests(group, f.name, context, error);
     if (!stencil) {
       report(diags, level, error.loc, prefix + error.message);
       if (f.mark)
@@ -340,7 +357,7 @@ void LiftConsumer::HandleTranslationUnit(ASTContext &context) {
       continue;
     }
     nameKernelMembers(*stencil, checked->stencils.front());
-    ends_[f.loop] = group.back().end;
+    ends_[f.loop] = end;
     lifted.push_back({f, *stencil});
   }
   for (auto &entry : lifted)
