@@ -8,11 +8,18 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "ir/IR.h"
 #include "tooling/LiftedStencil.h"
 
 #include <string>
 
 namespace stencilc::tooling {
+
+/// Sets the Args member of each field, table and scalar of `stencil` to the
+/// name `gen` gives it for `checked` (backends/KernelNames.h, the one source
+/// of C++ names): a DSL name that is a C++ keyword or a generated local gets
+/// a trailing `_` in both.
+void nameKernelMembers(LiftedStencil &stencil, const ir::Stencil &checked);
 
 /// The generated header a rewritten file includes for `stencil`.
 std::string kernelHeaderName(const LiftedStencil &stencil);

@@ -139,20 +139,29 @@ private:
     const ForStmt *loop;
     const StencilMark *mark; ///< null for nests found by --all
     std::string name;
+    /// The nests after `loop` that accumulate into what it wrote: one stencil.
+    std::vector<const ForStmt *> continuation;
+    /// `#pragma omp` lines between the mark and the loops, which go with them.
+    std::vector<SourceLocation> openMP;
   };
   std::vector<Found> findNests(ASTContext &context);
-  bool onlyCommentsBetween(SourceLocation from, SourceLocation to, ASTContext &context);
+  /// Whether only comments and `#pragma omp` lines (collected in `openMP`)
+  /// come after the token at `from` and before `to`.
+  bool onlyCommentsBetween(SourceLocation from, SourceLocation to, ASTContext &context,
+                           std::vector<SourceLocation> *openMP = nullptr);
+  void addContinuation(Found &found, const std::vector<const ForStmt *> &loops,
+                       ASTContext &context);
   void rewrite(ASTContext &context, const std::vector<std::pair<Found, LiftedStencil>> &lifted);
 
   const LiftOptions &options_;
   LiftResult &result_;
   std::vector<StencilMark> &marks_;
   SourceLocation &lastInclude_;
-  std::map<const ForStmt *, LoopNest> nests_;
+  std::map<const ForStmt *, SourceLocation> ends_; ///< where each lifted group ends
 };
 
-bool LiftConsumer::onlyCommentsBetween(SourceLocation from, SourceLocation to,
-                                       ASTContext &context) {
+bool LiftConsumer::onlyCommentsBetween(SourceLocation from, SourceLocation to, ASTContext &context,
+                                       std::vector<SourceLocation> *openMP) {
   const SourceManager &sm = context.getSourceManager();
   if (sm.getFileID(from) != sm.getFileID(to) || from.isMacroID() || to.isMacroID())
     return false;
@@ -162,10 +171,52 @@ bool LiftConsumer::onlyCommentsBetween(SourceLocation from, SourceLocation to,
   Lexer lexer(from, context.getLangOpts(), begin, begin, end);
   Token token;
   lexer.LexFromRawLexer(token); // the directive's last token
-  while (!lexer.LexFromRawLexer(token) && sm.getCharacterData(token.getLocation()) < end)
-    if (!token.is(tok::eof))
+  std::vector<SourceLocation> pragmas;
+  bool more = !lexer.LexFromRawLexer(token);
+  while (more && !token.is(tok::eof) && sm.getCharacterData(token.getLocation()) < end) {
+    // `#pragma omp ...` says how to run the loops that follow: it goes with them.
+    SourceLocation hash = token.getLocation();
+    Token pragma, omp;
+    if (!token.is(tok::hash) || !token.isAtStartOfLine() || lexer.LexFromRawLexer(pragma) ||
+        !pragma.is(tok::raw_identifier) || pragma.getRawIdentifier() != "pragma" ||
+        lexer.LexFromRawLexer(omp) || !omp.is(tok::raw_identifier) ||
+        omp.getRawIdentifier() != "omp")
       return false;
+    pragmas.push_back(hash);
+    do
+      more = !lexer.LexFromRawLexer(token);
+    while (more && !token.is(tok::eof) && !token.isAtStartOfLine());
+  }
+  if (openMP)
+    openMP->insert(openMP->end(), pragmas.begin(), pragmas.end());
   return true;
+}
+
+void LiftConsumer::addContinuation(Found &found, const std::vector<const ForStmt *> &loops,
+                                   ASTContext &context) {
+  const SourceManager &sm = context.getSourceManager();
+  std::set<const VarDecl *> written;
+  const ForStmt *last = found.loop;
+  for (const VarDecl *v : writtenVariables(last))
+    written.insert(v);
+  std::string header = headerText(found.loop, context);
+  while (true) {
+    auto next = std::find_if(loops.begin(), loops.end(), [&](const ForStmt *loop) {
+      return sm.isBeforeInTranslationUnit(last->getEndLoc(), loop->getBeginLoc());
+    });
+    if (next == loops.end() || headerText(*next, context) != header || !onlyAccumulates(*next))
+      return;
+    for (const VarDecl *v : writtenVariables(*next))
+      if (!written.count(v))
+        return;
+    // Where `last` ends: its closing brace, or the `;` of a body without braces.
+    LiftError unused;
+    auto nest = recogniseLoopNest(last, context, unused);
+    if (!nest || !onlyCommentsBetween(nest->end, (*next)->getBeginLoc(), context, &found.openMP))
+      return;
+    found.continuation.push_back(*next);
+    last = *next;
+  }
 }
 
 std::vector<LiftConsumer::Found> LiftConsumer::findNests(ASTContext &context) {
@@ -187,7 +238,9 @@ std::vector<LiftConsumer::Found> LiftConsumer::findNests(ASTContext &context) {
     auto next = std::find_if(loops.begin(), loops.end(), [&](const ForStmt *loop) {
       return sm.isBeforeInTranslationUnit(mark.end, loop->getBeginLoc());
     });
-    if (next == loops.end() || !onlyCommentsBetween(mark.end, (*next)->getBeginLoc(), context)) {
+    std::vector<SourceLocation> openMP;
+    if (next == loops.end() ||
+        !onlyCommentsBetween(mark.end, (*next)->getBeginLoc(), context, &openMP)) {
       report(diags, DiagnosticsEngine::Error, mark.hash,
              "'#pragma stencil " + mark.name +
                  "' must come right before the 'for' loop nest "
@@ -201,7 +254,10 @@ std::vector<LiftConsumer::Found> LiftConsumer::findNests(ASTContext &context) {
       continue;
     }
     marked.insert(*next);
-    found.push_back({*next, &mark, mark.name});
+    found.push_back({*next, &mark, mark.name, {}, openMP});
+    addContinuation(found.back(), loops, context);
+    for (const ForStmt *loop : found.back().continuation)
+      marked.insert(loop);
   }
   if (!options_.all)
     return found;
@@ -230,7 +286,7 @@ std::vector<LiftConsumer::Found> LiftConsumer::findNests(ASTContext &context) {
       continue;
     cover(loop);
     std::string name = stem + "_" + std::to_string(sm.getSpellingLineNumber(loop->getBeginLoc()));
-    found.push_back({loop, nullptr, name});
+    found.push_back({loop, nullptr, name, {}, {}});
   }
   std::sort(found.begin(), found.end(), [&](const Found &a, const Found &b) {
     return sm.isBeforeInTranslationUnit(a.loop->getBeginLoc(), b.loop->getBeginLoc());
@@ -244,15 +300,40 @@ void LiftConsumer::HandleTranslationUnit(ASTContext &context) {
     return; // a file that does not compile has no loop nests to trust
   const SourceManager &sm = context.getSourceManager();
   std::vector<std::pair<Found, LiftedStencil>> lifted;
-  for (const Found &f : findNests(context)) {
+  // The stencil of `loops` (a nest and the nests joined to it), or why not.
+  auto liftGroup = [&](const std::vector<const ForStmt *> &loops, const std::string &name,
+                       LiftError &error, SourceLocation &end) -> std::optional<LiftedStencil> {
+    std::vector<LoopNest> group;
+    for (const ForStmt *loop : loops) {
+      auto nest = recogniseLoopNest(loop, context, error);
+      if (!nest)
+        return std::nullopt;
+      group.push_back(std::move(*nest));
+    }
+    end = group.back().end;
+    return liftLoopNests(group, name, context, error);
+  };
+  for (Found f : findNests(context)) {
     // Unmarked nests are only candidates: failing to lift one is a warning.
     auto level = f.mark ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning;
     std::string prefix = f.mark ? "" : "loop nest not lifted: ";
     LiftError error;
-    auto nest = recogniseLoopNest(f.loop, context, error);
-    std::optional<LiftedStencil> stencil;
-    if (nest)
-      stencil = liftLoopNest(*nest, f.name, context, error);
+    SourceLocation end;
+    std::vector<const ForStmt *> loops{f.loop};
+    loops.insert(loops.end(), f.continuation.begin(), f.continuation.end());
+    std::optional<LiftedStencil> stencil = liftGroup(loops, f.name, error, end);
+    if (!stencil && !f.continuation.empty()) {
+      // The nests that follow may be a sweep of their own (reading what the
+      // first one wrote at neighbours, say): then they stay C++ loops.
+      LiftError alone;
+      if ((stencil = liftGroup({f.loop}, f.name, alone, end))) {
+        report(diags, DiagnosticsEngine::Warning, f.continuation.front()->getBeginLoc(),
+               "this loop nest is not part of the stencil '" + f.name +
+                   "' before it and stays a loop: " + error.message);
+        report(diags, DiagnosticsEngine::Note, error.loc, "here");
+        f.continuation.clear();
+      }
+    }
     if (!stencil) {
       report(diags, level, error.loc, prefix + error.message);
       if (f.mark)
@@ -265,13 +346,18 @@ void LiftConsumer::HandleTranslationUnit(ASTContext &context) {
     stencil->line = where.getLine();
     std::string text = stencilText(*stencil);
     std::string frontendErrors;
-    if (!checkStencilText(text, f.name + ".stencil", frontendErrors)) {
+    auto checked = checkStencilText(text, f.name + ".stencil", frontendErrors);
+    if (!checked) {
       report(diags, level, f.loop->getBeginLoc(),
              prefix + "the stencil lifted from this loop nest is not valid:\n" + text +
                  frontendErrors);
+      if (f.mark)
+        report(diags, DiagnosticsEngine::Note, f.mark->hash,
+               "in the loop nest marked '" + f.name + "' here");
       continue;
     }
-    nests_[f.loop] = *nest;
+    nameKernelMembers(*stencil, checked->stencils.front());
+    ends_[f.loop] = end;
     lifted.push_back({f, *stencil});
   }
   for (auto &entry : lifted)
@@ -309,11 +395,14 @@ void LiftConsumer::rewrite(ASTContext &context,
   for (const auto &[found, stencil] : lifted) {
     if (!found.mark && !options_.all)
       continue;
-    const LoopNest &nest = nests_.at(found.loop);
     if (found.mark)
       rewriter.RemoveText(lineOf(found.mark->hash, sm));
+    // The OpenMP pragmas before the loops (those inside are replaced with them).
+    for (SourceLocation pragma : found.openMP)
+      if (sm.isBeforeInTranslationUnit(pragma, found.loop->getBeginLoc()))
+        rewriter.RemoveText(lineOf(pragma, sm));
     SourceLocation begin = found.loop->getBeginLoc();
-    rewriter.ReplaceText(CharSourceRange::getTokenRange(begin, nest.end),
+    rewriter.ReplaceText(CharSourceRange::getTokenRange(begin, ends_.at(found.loop)),
                          kernelCallText(stencil, indentationOf(begin, sm)));
     includes += "#include \"" + kernelHeaderName(stencil) + "\" // generated by stencilc gen\n";
   }

@@ -18,7 +18,8 @@ namespace stencilc::tooling {
 enum class LiftedRole { Time, Input, Index, Output };
 
 struct LiftedField {
-  std::string name; ///< DSL name, also the member of the kernel's Args
+  std::string name;   ///< DSL name
+  std::string member; ///< its member in the kernel's Args (KernelNames), set once checked
   LiftedRole role = LiftedRole::Time;
   std::string indexType;  ///< Index only: "uint8", "uint16" or "int32"
   std::string overwrites; ///< Output only: the time level it may be written over, or empty
@@ -33,12 +34,19 @@ struct LiftedTable {
   std::string name;
   int rows = 0;
   int cols = 0;
-  std::string data; ///< C++ pointer to element [0][0]; rows are `cols` apart
+  std::string data;   ///< C++ pointer to element [0][0]; rows are `cols` apart
+  std::string member; ///< its member in the kernel's Args, set once checked
 };
 
 struct LiftedScalar {
-  std::string name;  ///< DSL name
-  std::string value; ///< the C++ expression that gives its value at the call
+  std::string name;   ///< DSL name
+  std::string value;  ///< the C++ expression that gives its value at the call
+  std::string member; ///< its member in the kernel's Args, set once checked
+};
+
+struct LiftedUpdate {
+  std::string output; ///< the output field's DSL name
+  std::string value;  ///< the right-hand side, in DSL syntax
 };
 
 struct LiftedStencil {
@@ -50,8 +58,7 @@ struct LiftedStencil {
   std::vector<LiftedField> fields; ///< in declaration order
   std::vector<LiftedTable> tables;
   std::vector<LiftedScalar> scalars;
-  std::string output; ///< the output field's DSL name
-  std::string update; ///< the right-hand side, in DSL syntax
+  std::vector<LiftedUpdate> updates; ///< one per output, in the order the loops wrote them
   /// Interior extent in C++, x first (the trip counts of the loops).
   std::array<std::string, 3> extent{"1", "1", "1"};
 };

@@ -1,6 +1,10 @@
 //===- StencilLifter.h - From a C++ loop nest to a stencil ----------------===//
 //
-// Reads the assignment at the bottom of a recognised loop nest. Subscripts
+// Reads the body of a recognised loop nest: integer index variables are
+// substituted into subscripts, floating-point temporaries into values, inner
+// loops with constant trip counts are unrolled, and each array written at the
+// loop point becomes an output whose update is the value it ends up with
+// (reads of it at the point after the write see that value). Subscripts
 // become integer polynomials (IndexPolynomial.h): the coefficient of each loop
 // counter is the array's stride along that axis, the rest is the point's
 // offset. The right-hand side becomes a DSL expression; arrays read at an
@@ -16,6 +20,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
@@ -23,8 +28,11 @@ class ASTContext;
 
 namespace stencilc::tooling {
 
-/// Lifts `nest` into a stencil called `name`, or says why not (`error`).
-std::optional<LiftedStencil> liftLoopNest(const LoopNest &nest, const std::string &name,
-                                          clang::ASTContext &context, LiftError &error);
+/// Lifts `group` (a loop nest, then the nests that accumulate into its
+/// outputs over the same box) into a stencil called `name`, or says why not
+/// (`error`).
+std::optional<LiftedStencil> liftLoopNests(const std::vector<LoopNest> &group,
+                                           const std::string &name, clang::ASTContext &context,
+                                           LiftError &error);
 
 } // namespace stencilc::tooling

@@ -82,12 +82,15 @@ std::string stencilText(const LiftedStencil &s) {
       text += (i ? ", " : "") + s.scalars[i].name;
     text += ";\n";
   }
-  text += "\n" + wrapped(fmt::format("  {} = {};", s.output, s.update), "      ") + "\n}\n";
+  text += "\n";
+  for (const LiftedUpdate &u : s.updates)
+    text += wrapped(fmt::format("  {} = {};", u.output, u.value), "      ") + "\n";
+  text += "}\n";
   return text;
 }
 
-bool checkStencilText(const std::string &text, const std::string &bufferName,
-                      std::string &diagnostics) {
+std::optional<ir::Module> checkStencilText(const std::string &text, const std::string &bufferName,
+                                           std::string &diagnostics) {
   llvm::SourceMgr sourceMgr;
   unsigned id = sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName),
                                              llvm::SMLoc());
@@ -95,9 +98,11 @@ bool checkStencilText(const std::string &text, const std::string &bufferName,
   DiagnosticEngine diag(sourceMgr, os);
   auto module = parseModule(id, diag);
   if (!module)
-    return false;
+    return std::nullopt;
   PipelineOptions options;
-  return runPipeline(*module, diag, options).has_value();
+  if (!runPipeline(*module, diag, options))
+    return std::nullopt;
+  return module;
 }
 
 } // namespace stencilc::tooling

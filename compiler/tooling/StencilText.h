@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "ir/IR.h"
 #include "tooling/LiftedStencil.h"
 
+#include <optional>
 #include <string>
 
 namespace stencilc::tooling {
@@ -16,9 +18,9 @@ namespace stencilc::tooling {
 /// One `stencil NAME { ... }` block with a comment naming the loop it came from.
 std::string stencilText(const LiftedStencil &stencil);
 
-/// Parses, checks and runs the pass pipeline over `text`; on failure returns
-/// false with the frontend's diagnostics in `diagnostics`.
-bool checkStencilText(const std::string &text, const std::string &bufferName,
-                      std::string &diagnostics);
+/// Parses, checks and runs the pass pipeline over `text`: the module `gen`
+/// will compile, or nothing with the frontend's diagnostics in `diagnostics`.
+std::optional<ir::Module> checkStencilText(const std::string &text, const std::string &bufferName,
+                                           std::string &diagnostics);
 
 } // namespace stencilc::tooling

@@ -55,14 +55,16 @@ std::vector<Case> allCases() {
   return cases;
 }
 
-/// The example a kernel was generated from, in the kernel's element type.
-/// The stencil a kernel was generated from: dsl-examples/, or the test-only
-/// stencils of tests/kernels/Inputs/.
+/// The stencil a kernel was generated from, in the kernel's element type:
+/// dsl-examples/, the test-only stencils of tests/kernels/Inputs/, or those
+/// lifted from tests/legacy at build time.
 ir::Stencil loadStencil(const rt::KernelInfo &k) {
   const std::string root = STENCILC_SOURCE_DIR;
   std::string path = root + "/dsl-examples/" + k.stencil + ".stencil";
   if (!std::filesystem::exists(path))
     path = root + "/tests/kernels/Inputs/" + k.stencil + ".stencil";
+  if (!std::filesystem::exists(path))
+    path = std::string(STENCILC_LIFTED_DIR) + "/" + k.stencil + ".stencil";
   return eval::loadStencilOfKernel(path, k);
 }
 

@@ -18,7 +18,7 @@ void compoundAssignment() {
 #pragma stencil accumulate
   for (int j = 1; j < N - 1; ++j)
     for (int i = 1; i < N - 1; ++i)
-      a[j][i] += 0.5f * b[j][i + 1];
+      a[j][i] += 0.5f * a[j][i + 1];
 }
 
 void gaussSeidel() {

@@ -1,0 +1,664 @@
+//===- ValueReader.cpp - Subscripts and values of a loop body (Lifter.h) ---===//
+#include "tooling/Lifter.h"
+
+#include "clang/AST/Type.h"
+#include "clang/Lex/Lexer.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace stencilc::tooling::lifting {
+
+namespace {
+
+/// The farthest neighbour `lift` accepts; anything beyond is a misread subscript.
+constexpr int kMaxOffset = 16;
+
+const char *dslFunction(llvm::StringRef callee) {
+  static const std::map<std::string, const char *, std::less<>> functions = {
+      {"sin", "sin"},   {"sinf", "sin"},   {"cos", "cos"}, {"cosf", "cos"},
+      {"sqrt", "sqrt"}, {"sqrtf", "sqrt"}, {"exp", "exp"}, {"expf", "exp"},
+      {"fabs", "abs"},  {"fabsf", "abs"},  {"abs", "abs"}};
+  auto it = functions.find(callee);
+  return it == functions.end() ? nullptr : it->second;
+}
+
+} // namespace
+
+/// Names the DSL reserves (statement keywords and built-ins), which C++ may use.
+bool isReservedInDsl(llvm::StringRef name) {
+  static const llvm::StringSet<> reserved = {
+      "stencil", "grid",      "type", "order", "field", "scalar", "symmetry", "points", "table",
+      "sum",     "dx",        "dy",   "dz",    "dxx",   "dyy",    "dzz",      "dxy",    "dxz",
+      "dyz",     "laplacian", "sin",  "cos",   "sqrt",  "exp",    "abs"};
+  return reserved.contains(name);
+}
+
+std::optional<std::string> indexTypeName(QualType t, ASTContext &context) {
+  if (!t->isIntegerType())
+    return std::nullopt;
+  uint64_t bits = context.getTypeSize(t);
+  bool isSigned = t->isSignedIntegerType();
+  if (bits == 8 && !isSigned)
+    return "uint8";
+  if (bits == 16 && !isSigned)
+    return "uint16";
+  if (bits == 32 && isSigned)
+    return "int32";
+  return std::nullopt;
+}
+
+std::optional<std::string> elemTypeName(QualType t) {
+  if (t->isSpecificBuiltinType(BuiltinType::Float))
+    return "float";
+  if (t->isSpecificBuiltinType(BuiltinType::Double))
+    return "double";
+  return std::nullopt;
+}
+
+std::string Lifter::text(const Expr *e) const {
+  const SourceManager &sm = context_.getSourceManager();
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), sm,
+                              context_.getLangOpts())
+      .str();
+}
+
+std::optional<IndexPolynomial> Lifter::readIndex(const Expr *e) {
+  e = e->IgnoreParens();
+  if (const auto *cast = dyn_cast<CastExpr>(e))
+    if (cast->getSubExpr()->getType()->isIntegerType())
+      return readIndex(cast->getSubExpr());
+  Expr::EvalResult value;
+  if (!e->isValueDependent() && e->EvaluateAsInt(value, context_))
+    return IndexPolynomial::constant(value.Val.getInt().getExtValue());
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl())) {
+      if (auto it = locals_.find(var); it != locals_.end())
+        return it->second;
+      return IndexPolynomial::symbol(var->getNameAsString());
+    }
+  if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
+    auto operand = readIndex(unary->getSubExpr());
+    if (operand && unary->getOpcode() == UO_Minus)
+      return operand->scaled(-1);
+    if (operand && unary->getOpcode() == UO_Plus)
+      return operand;
+  }
+  if (const auto *binary = dyn_cast<BinaryOperator>(e)) {
+    auto lhs = readIndex(binary->getLHS());
+    if (!lhs)
+      return std::nullopt;
+    auto rhs = readIndex(binary->getRHS());
+    if (!rhs)
+      return std::nullopt;
+    switch (binary->getOpcode()) {
+    case BO_Add: return *lhs + *rhs;
+    case BO_Sub: return *lhs - *rhs;
+    case BO_Mul: return *lhs * *rhs;
+    default: break;
+    }
+  }
+  fail(e->getBeginLoc(), "cannot read the subscript '" + text(e) +
+                             "': subscripts must be sums of products of integer variables and "
+                             "constants");
+  return std::nullopt;
+}
+
+namespace {
+
+/// An identifier for the C++ expression `key`: "p[(t+1)%2]" -> "p_t_1_2".
+std::string identifierFor(const std::string &key) {
+  std::string id;
+  for (char c : key) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+      id += c;
+    else if (!id.empty() && id.back() != '_')
+      id += '_';
+  }
+  while (!id.empty() && id.back() == '_' && key.back() != '_')
+    id.pop_back();
+  return id;
+}
+
+std::string withoutSpaces(const std::string &text) {
+  std::string out;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      out += c;
+  return out;
+}
+
+/// A variable, `this`, or a member of one of them: an object the call can name.
+bool namesObject(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (isa<DeclRefExpr>(e) || isa<CXXThisExpr>(e))
+    return true;
+  if (const auto *member = dyn_cast<MemberExpr>(e))
+    return namesObject(member->getBase());
+  return false;
+}
+
+} // namespace
+
+std::optional<std::pair<int, IndexPolynomial>> Lifter::readElement(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  // The subscripts from the variable outwards; the leading ones free of the
+  // loop's counters select the array (`p[t % 2]` of `float *p[2]`).
+  struct Step {
+    const Expr *base; ///< what the subscript applies to
+    const Expr *index;
+    bool container; ///< std::vector::operator[]
+  };
+  std::vector<Step> steps;
+  const Expr *root = e;
+  while (true) {
+    if (const auto *sub = dyn_cast<ArraySubscriptExpr>(root)) {
+      steps.insert(steps.begin(), {sub->getBase()->IgnoreParenImpCasts(), sub->getIdx(), false});
+      root = sub->getBase()->IgnoreParenImpCasts();
+    } else if (const auto *call = dyn_cast<CXXOperatorCallExpr>(root);
+               call && call->getOperator() == OO_Subscript) {
+      steps.insert(steps.begin(), {call->getArg(0)->IgnoreParenImpCasts(), call->getArg(1), true});
+      root = call->getArg(0)->IgnoreParenImpCasts();
+    } else {
+      break;
+    }
+  }
+  // The array is a variable, or a member of an object named by a variable or
+  // `this` (`model.vel`, `this->p`, a member `p` in a method).
+  const ValueDecl *decl = nullptr;
+  std::string rootName, rootText;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(root)) {
+    decl = dyn_cast<VarDecl>(ref->getDecl());
+    rootName = rootText = decl ? decl->getNameAsString() : "";
+  } else if (const auto *member = dyn_cast<MemberExpr>(root);
+             member && namesObject(member->getBase()) && !findCounter(member)) {
+    decl = member->getMemberDecl();
+    rootText = text(member);
+    rootName = identifierFor(withoutSpaces(rootText));
+    // `p` and `this->p` in a method are one array.
+    if (isa<CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) {
+      rootName = decl->getNameAsString();
+      rootText = "this->" + rootName;
+    }
+  }
+  if (!decl || steps.empty() || rootText.empty()) {
+    fail(root->getBeginLoc(), "cannot tell which array '" + text(root) +
+                                  "' is: index a variable or a member that names the array");
+    return std::nullopt;
+  }
+  size_t selectors = 0;
+  while (selectors + 1 < steps.size() && !findCounter(steps[selectors].index))
+    ++selectors;
+  // Only what a subscript can select whole: an element that is itself an array.
+  auto selectsArray = [&](size_t n) {
+    QualType t = steps[n].base->getType().getNonReferenceType(); // after n selectors
+    const auto *record = t->getAsCXXRecordDecl();
+    return t->isPointerType() || t->isArrayType() || (record && record->getName() == "vector");
+  };
+  while (selectors > 0 && !selectsArray(selectors))
+    --selectors;
+  // The call names the selected array where the loops were: not through an
+  // unrolled loop's counter, which is not in scope there.
+  for (size_t n = 0; n < selectors; ++n)
+    if (mentionsAny(steps[n].index, unrolled_)) {
+      fail(steps[n].index->getBeginLoc(), "the array '" + text(steps[n + 1].base) +
+                                              "' is chosen by an inner loop's counter; choose "
+                                              "it outside the loop nest");
+      return std::nullopt;
+    }
+  const Expr *base = steps[selectors].base;
+  std::vector<const Expr *> subscripts; // outermost dimension first
+  for (size_t n = selectors; n < steps.size(); ++n)
+    subscripts.push_back(steps[n].index);
+  bool container = steps[selectors].container;
+  if (container && subscripts.size() != 1) {
+    fail(e->getBeginLoc(), "'" + text(base) +
+                               "' is a std::vector of vectors indexed by the loop point; its "
+                               "elements are not contiguous");
+    return std::nullopt;
+  }
+  std::string key = selectors == 0 ? withoutSpaces(rootText) : withoutSpaces(text(base));
+  std::string name = selectors == 0 ? rootName : identifierFor(key);
+  std::string cppBase = selectors == 0 ? rootText : text(base);
+  QualType type = base->getType().getNonReferenceType();
+  // The sizes of the inner dimensions of a C array give the strides of its subscripts.
+  std::vector<int64_t> innerSizes;
+  QualType elem;
+  std::string basePointer = cppBase;
+  if (container) {
+    const auto *record = type->getAsCXXRecordDecl();
+    if (!record || record->getName() != "vector") {
+      fail(base->getBeginLoc(), "'" + name +
+                                    "' is not an array, a pointer or a std::vector; its elements "
+                                    "may not be contiguous");
+      return std::nullopt;
+    }
+    elem = e->getType().getNonReferenceType();
+    basePointer = cppBase + ".data()";
+  } else {
+    if (const auto *array = context_.getAsArrayType(type))
+      elem = array->getElementType();
+    else if (type->isPointerType())
+      elem = type->getPointeeType();
+    while (const auto *inner = context_.getAsConstantArrayType(elem)) {
+      innerSizes.push_back(inner->getSize().getSExtValue());
+      elem = inner->getElementType();
+    }
+    if (subscripts.size() != innerSizes.size() + 1 || elem.isNull() || !elem->isArithmeticType()) {
+      fail(e->getBeginLoc(), "'" + name +
+                                 "' must be subscripted once per dimension down to a "
+                                 "number; nested pointers and std::vector of vectors "
+                                 "are not contiguous");
+      return std::nullopt;
+    }
+    if (subscripts.size() > 1) {
+      basePointer = "&" + (selectors == 0 ? cppBase : "(" + cppBase + ")");
+      for (size_t d = 0; d < subscripts.size(); ++d)
+        basePointer += "[0]";
+    }
+  }
+  IndexPolynomial address;
+  for (size_t d = 0; d < subscripts.size(); ++d) {
+    auto index = readIndex(subscripts[d]);
+    if (!index)
+      return std::nullopt;
+    int64_t stride = 1;
+    for (size_t inner = d; inner < innerSizes.size(); ++inner)
+      stride *= innerSizes[inner];
+    address = address + index->scaled(stride);
+  }
+  int id = -1;
+  for (size_t a = 0; a < arrays_.size(); ++a)
+    if (arrays_[a].decl == decl && arrays_[a].key == key)
+      id = int(a);
+  if (id < 0) {
+    id = int(arrays_.size());
+    ArrayInfo info;
+    info.decl = decl;
+    info.key = key;
+    info.name = name;
+    info.elem = elem.getCanonicalType().getUnqualifiedType(); // no typedef sugar
+    info.basePointer = basePointer;
+    arrays_.push_back(info);
+  }
+  return std::make_pair(id, address);
+}
+
+std::optional<Offset> Lifter::locate(int array, const IndexPolynomial &address, const Expr *where) {
+  ArrayInfo &info = arrays_[array];
+  IndexPolynomial rest = address;
+  std::vector<IndexPolynomial> strides;
+  for (int axis = 0; axis < dims_; ++axis) {
+    std::string counter = axisCounter(axis);
+    IndexPolynomial remainder;
+    auto stride = rest.linearCoefficient(counter, remainder);
+    if (!stride) {
+      fail(where->getBeginLoc(),
+           "the subscript of '" + info.key + "' is not linear in '" + counter + "'");
+      return std::nullopt;
+    }
+    strides.push_back(*stride);
+    rest = remainder;
+  }
+  for (int axis = 0; axis < dims_; ++axis) {
+    for (int other = 0; other < dims_; ++other)
+      if (strides[axis].mentions(axisCounter(other))) {
+        fail(where->getBeginLoc(), "the subscript of '" + info.key +
+                                       "' multiplies loop "
+                                       "counters '" +
+                                       axisCounter(axis) + "' and '" + axisCounter(other) + "'");
+        return std::nullopt;
+      }
+    if (strides[axis].isZero()) {
+      fail(where->getBeginLoc(), "the subscript of '" + info.key +
+                                     "' does not depend on the "
+                                     "loop counter '" +
+                                     axisCounter(axis) +
+                                     "': every array must span the whole loop nest");
+      return std::nullopt;
+    }
+  }
+  if (!(strides[0] == IndexPolynomial::constant(1))) {
+    fail(where->getBeginLoc(), "the innermost loop ('" + axisCounter(0) + "') must walk '" +
+                                   info.key + "' contiguously, but its stride is " +
+                                   strides[0].str());
+    return std::nullopt;
+  }
+  if (info.haveStrides && info.strides != strides) {
+    fail(where->getBeginLoc(), "'" + info.key +
+                                   "' is subscripted with two different layouts "
+                                   "in one loop nest");
+    return std::nullopt;
+  }
+  info.strides = strides;
+  info.haveStrides = true;
+  std::vector<IndexPolynomial> outer(strides.rbegin(), strides.rend() - 1);
+  auto offset = decomposeOffset(rest, outer);
+  if (!offset) {
+    fail(where->getBeginLoc(), "the subscript of '" + info.key +
+                                   "' is not the loop point plus a constant offset (" + rest.str() +
+                                   " is left over)");
+    return std::nullopt;
+  }
+  Offset o{0, 0, 0};
+  for (int axis = 0; axis < dims_; ++axis) {
+    int64_t d = (*offset)[axis];
+    if (d > kMaxOffset || d < -kMaxOffset) {
+      fail(where->getBeginLoc(), fmt::format("'{}' is read {} points away along {}; lift "
+                                             "accepts neighbours up to {} points away",
+                                             info.key, d, "xyz"[axis], kMaxOffset));
+      return std::nullopt;
+    }
+    o[axis] = int(d);
+  }
+  return o;
+}
+
+Node Lifter::scalar(const std::string &cppName, const std::string &value) {
+  auto it = scalarNames_.find(value);
+  if (it == scalarNames_.end()) {
+    std::string name = cppName;
+    while (isReservedInDsl(name) || usedNames_.count(name))
+      name += "_";
+    usedNames_.insert(name);
+    scalars_.push_back({name, value, ""});
+    it = scalarNames_.emplace(value, name).first;
+  }
+  Node n{Node::Scalar};
+  n.text = it->second;
+  return n;
+}
+
+const DeclRefExpr *Lifter::findCounter(const Stmt *s) const {
+  if (!s)
+    return nullptr;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s)) {
+    for (const LoopLevel &level : nest_.levels)
+      if (ref->getDecl() == level.counter)
+        return ref;
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+        var && locals_.count(var) && !unrolled_.count(var))
+      return ref; // an index variable: a function of the counters
+  }
+  for (const Stmt *child : s->children())
+    if (const DeclRefExpr *found = findCounter(child))
+      return found;
+  return nullptr;
+}
+
+std::optional<Node> Lifter::readIntegerValue(const Expr *e) {
+  Expr::EvalResult value;
+  if (!e->isValueDependent() && e->EvaluateAsInt(value, context_)) {
+    Node n{Node::Number};
+    n.text = std::to_string(value.Val.getInt().getExtValue());
+    return n;
+  }
+  // `r` of an unrolled loop (`1.0f / (r * r)`) is a number in each copy.
+  LiftError saved = error_;
+  if (auto polynomial = readIndex(e); polynomial && polynomial->constantValue()) {
+    Node n{Node::Number};
+    n.text = std::to_string(*polynomial->constantValue());
+    return n;
+  }
+  error_ = saved;
+  if (const DeclRefExpr *counter = findCounter(e)) {
+    fail(counter->getBeginLoc(), "the value depends on the loop counter '" +
+                                     counter->getDecl()->getNameAsString() +
+                                     "': a stencil's coefficients come from arrays and scalars, "
+                                     "not from the position");
+    return std::nullopt;
+  }
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e->IgnoreParenCasts()))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && !locals_.count(var))
+      return scalar(var->getNameAsString(), var->getNameAsString());
+  fail(e->getBeginLoc(), "integer arithmetic '" + text(e) +
+                             "' in the stencil's value: compute it before the loop or in "
+                             "floating point");
+  return std::nullopt;
+}
+
+std::optional<Node> Lifter::readTable(const ArraySubscriptExpr *e) {
+  const auto *rowAccess = dyn_cast<ArraySubscriptExpr>(e->getBase()->IgnoreParenImpCasts());
+  const auto *ref = dyn_cast<DeclRefExpr>(rowAccess->getBase()->IgnoreParenImpCasts());
+  const auto *decl = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  const ConstantArrayType *outerType =
+      decl ? context_.getAsConstantArrayType(decl->getType().getNonReferenceType()) : nullptr;
+  const ConstantArrayType *innerType =
+      outerType ? context_.getAsConstantArrayType(outerType->getElementType()) : nullptr;
+  if (!innerType || !innerType->getElementType()->isFloatingType()) {
+    fail(e->getBeginLoc(), "a coefficient table 'c[j][idx[...]]' must be a two-dimensional "
+                           "array of numbers with constant sizes, like 'float c[11][902]'");
+    return std::nullopt;
+  }
+  const Expr *rowExpr = rowAccess->getIdx();
+  auto row = readIndex(rowExpr); // constant, or a counter of an unrolled loop
+  if (!row || !row->constantValue()) {
+    fail(rowExpr->getBeginLoc(), "the row of table '" + decl->getNameAsString() +
+                                     "' must be a constant; '" + text(rowExpr) + "' is not");
+    return std::nullopt;
+  }
+  int rows = int(outerType->getSize().getSExtValue());
+  int64_t r = *row->constantValue();
+  if (r < 0 || r >= rows) {
+    fail(rowExpr->getBeginLoc(),
+         fmt::format("row {} is outside table '{}' ({} rows)", r, decl->getNameAsString(), rows));
+    return std::nullopt;
+  }
+  auto column = readElement(e->getIdx());
+  if (!column)
+    return std::nullopt;
+  auto offset = locate(column->first, column->second, e->getIdx());
+  if (!offset)
+    return std::nullopt;
+  ArrayInfo &index = arrays_[column->first];
+  if (*offset != Offset{0, 0, 0}) {
+    fail(e->getIdx()->getBeginLoc(),
+         "the index array '" + index.key + "' must be read at the loop point, not at an offset");
+    return std::nullopt;
+  }
+  if (!indexTypeName(index.elem, context_)) {
+    fail(e->getIdx()->getBeginLoc(), "the index array '" + index.key + "' holds '" +
+                                         index.elem.getAsString() +
+                                         "'; index fields are uint8_t, uint16_t or int32_t");
+    return std::nullopt;
+  }
+  index.indexUse = true;
+  int id = -1;
+  for (size_t t = 0; t < tables_.size(); ++t)
+    if (tables_[t].decl == decl)
+      id = int(t);
+  if (id < 0) {
+    id = int(tables_.size());
+    std::string dslName = decl->getNameAsString();
+    while (isReservedInDsl(dslName))
+      dslName += "_";
+    tables_.push_back({decl, dslName, rows, int(innerType->getSize().getSExtValue())});
+  }
+  Node n{Node::Table};
+  n.table = id;
+  n.row = int(r);
+  n.array = column->first;
+  return n;
+}
+
+std::optional<Node> Lifter::readAccess(const Expr *e) {
+  // c[j][idx[pos]]: a table lookup, its column read from an index array, its
+  // row free of loop counters (b[j][perm[i]] is a gather, not a lookup).
+  if (const auto *outer = dyn_cast<ArraySubscriptExpr>(e))
+    if (const auto *rows = dyn_cast<ArraySubscriptExpr>(outer->getBase()->IgnoreParenImpCasts());
+        rows && !findCounter(rows->getIdx()) && outer->getIdx()->getType()->isIntegerType()) {
+      const Expr *column = outer->getIdx()->IgnoreParenImpCasts();
+      bool columnIsElement = isa<ArraySubscriptExpr>(column);
+      if (const auto *call = dyn_cast<CXXOperatorCallExpr>(column))
+        columnIsElement = call->getOperator() == OO_Subscript;
+      if (columnIsElement)
+        return readTable(outer);
+    }
+  auto element = readElement(e);
+  if (!element)
+    return std::nullopt;
+  // A subscript free of loop counters names a constant weight (w[2]): a scalar.
+  bool invariant = true;
+  for (int axis = 0; axis < dims_; ++axis)
+    invariant &= !element->second.mentions(axisCounter(axis));
+  if (invariant) {
+    const ArrayInfo &info = arrays_[element->first];
+    std::string dslName = info.name;
+    // Forget an array seen only here: it is not a field.
+    if (element->first + 1 == int(arrays_.size()) && info.reads.empty() && !info.haveStrides &&
+        !info.indexUse && !info.written)
+      arrays_.pop_back();
+    if (auto c = element->second.constantValue())
+      dslName += "_" + std::to_string(*c);
+    auto value = invariantText(e);
+    if (!value)
+      return std::nullopt;
+    return scalar(dslName, *value);
+  }
+  auto offset = locate(element->first, element->second, e);
+  if (!offset)
+    return std::nullopt;
+  ArrayInfo &info = arrays_[element->first];
+  if (!info.elem->isFloatingType()) {
+    fail(e->getBeginLoc(), "'" + info.key + "' holds '" + info.elem.getAsString() +
+                               "'; integer arrays may only select table columns "
+                               "('c[j][" +
+                               info.key + "[pos]]')");
+    return std::nullopt;
+  }
+  // What the body wrote at the loop point earlier is read back as written:
+  // the value is substituted. Elsewhere it is the neighbour's old or new value
+  // depending on the loop order, which a stencil cannot express.
+  if (auto written = pending_.find(element->first); written != pending_.end()) {
+    if (*offset == Offset{0, 0, 0})
+      return written->second;
+    fail(e->getBeginLoc(), "'" + info.key +
+                               "' is read at a neighbour after the loop wrote it in the same "
+                               "sweep: the value depends on the order of the loop; write to a "
+                               "separate array");
+    return std::nullopt;
+  }
+  if (info.reads.empty())
+    info.firstRead = e->getBeginLoc();
+  if (*offset != Offset{0, 0, 0} && info.neighbourRead.isInvalid())
+    info.neighbourRead = e->getBeginLoc();
+  info.reads.push_back(*offset);
+  Node n{Node::Access};
+  n.array = element->first;
+  n.offset = *offset;
+  return n;
+}
+
+std::optional<Node> Lifter::readValue(const Expr *e) {
+  e = e->IgnoreParens();
+  if (e->getType()->isIntegerType() || e->getType()->isBooleanType())
+    return readIntegerValue(e);
+  if (const auto *cast = dyn_cast<CastExpr>(e)) {
+    if (cast->getCastKind() == CK_LValueToRValue || cast->getCastKind() == CK_NoOp ||
+        cast->getSubExpr()->getType()->isArithmeticType())
+      return readValue(cast->getSubExpr());
+  }
+  if (const auto *literal = dyn_cast<FloatingLiteral>(e)) {
+    Node n{Node::Number};
+    // Shortest text that reads back as the literal's own value in its own type.
+    n.text = literal->getType()->isSpecificBuiltinType(BuiltinType::Float)
+                 ? fmt::format("{}", literal->getValue().convertToFloat())
+                 : fmt::format("{}", literal->getValueAsApproximateDouble());
+    return n;
+  }
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    if (auto temporary = temporaries_.find(var); temporary != temporaries_.end()) {
+      if (!temporary->second) {
+        fail(e->getBeginLoc(), "'" + var->getNameAsString() + "' is read before it is assigned");
+        return std::nullopt;
+      }
+      return *temporary->second;
+    }
+    if (var && var->getType().getNonReferenceType()->isArithmeticType())
+      return scalar(var->getNameAsString(), var->getNameAsString());
+  }
+  if (const auto *conditional = dyn_cast<AbstractConditionalOperator>(e)) {
+    fail(conditional->getBeginLoc(),
+         "a conditional expression has no stencil equivalent: the DSL has no comparisons or "
+         "selections; compute the choice before the loop, as a per-point array");
+    return std::nullopt;
+  }
+  if (isa<ArraySubscriptExpr>(e))
+    return readAccess(e);
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+      call && call->getOperator() == OO_Subscript)
+    return readAccess(e);
+  if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
+    if (unary->getOpcode() == UO_Plus)
+      return readValue(unary->getSubExpr());
+    if (unary->getOpcode() == UO_Minus) {
+      auto operand = readValue(unary->getSubExpr());
+      if (!operand)
+        return std::nullopt;
+      Node n{Node::Neg};
+      n.operands.push_back(std::move(*operand));
+      return n;
+    }
+  }
+  if (const auto *binary = dyn_cast<BinaryOperator>(e)) {
+    Node::Kind kind;
+    switch (binary->getOpcode()) {
+    case BO_Add: kind = Node::Add; break;
+    case BO_Sub: kind = Node::Sub; break;
+    case BO_Mul: kind = Node::Mul; break;
+    case BO_Div: kind = Node::Div; break;
+    default:
+      fail(binary->getOperatorLoc(), "operator '" + binary->getOpcodeStr().str() +
+                                         "' has no stencil equivalent; use + - * /");
+      return std::nullopt;
+    }
+    auto lhs = readValue(binary->getLHS());
+    if (!lhs)
+      return std::nullopt;
+    auto rhs = readValue(binary->getRHS());
+    if (!rhs)
+      return std::nullopt;
+    Node n{kind};
+    n.operands.push_back(std::move(*lhs));
+    n.operands.push_back(std::move(*rhs));
+    return n;
+  }
+  if (const auto *call = dyn_cast<CallExpr>(e)) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    const char *function = callee ? dslFunction(callee->getName()) : nullptr;
+    if (function && call->getNumArgs() == 1) {
+      auto operand = readValue(call->getArg(0));
+      if (!operand)
+        return std::nullopt;
+      Node n{Node::Call};
+      n.text = function;
+      n.operands.push_back(std::move(*operand));
+      return n;
+    }
+    std::string calleeName = callee ? callee->getNameAsString() : text(e);
+    if (calleeName == "min" || calleeName == "max" || calleeName == "fmin" ||
+        calleeName == "fmax" || calleeName == "fminf" || calleeName == "fmaxf") {
+      fail(e->getBeginLoc(), "call of '" + calleeName +
+                                 "': the DSL has no min or max; compute it before the loop, as "
+                                 "a per-point array");
+      return std::nullopt;
+    }
+    fail(e->getBeginLoc(), "call of '" + calleeName +
+                               "': only sin, cos, sqrt, exp and fabs have stencil equivalents");
+    return std::nullopt;
+  }
+  fail(e->getBeginLoc(), "cannot lift '" + text(e) +
+                             "': a stencil's value is made of numbers, scalars, array elements, "
+                             "+ - * / and sin, cos, sqrt, exp, fabs");
+  return std::nullopt;
+}
+
+} // namespace stencilc::tooling::lifting
