@@ -17,6 +17,7 @@
 #include "frontend/Frontend.h"
 
 #include "KernelComparison.h"
+#include "StencilOfKernel.h"
 
 #include <stencilc/KernelData.h>
 #include <stencilc/KernelSupport.h>
@@ -55,18 +56,6 @@ std::vector<Case> allCases() {
   return cases;
 }
 
-/// The stencil a kernel was generated from, in the kernel's element type:
-/// dsl-examples/, the test-only stencils of tests/kernels/Inputs/, or those
-/// lifted from tests/legacy at build time.
-ir::Stencil loadStencil(const rt::KernelInfo &k) {
-  const std::string root = STENCILC_SOURCE_DIR;
-  std::string path = root + "/dsl-examples/" + k.stencil + ".stencil";
-  if (!std::filesystem::exists(path))
-    path = root + "/tests/kernels/Inputs/" + k.stencil + ".stencil";
-  if (!std::filesystem::exists(path))
-    path = std::string(STENCILC_LIFTED_DIR) + "/" + k.stencil + ".stencil";
-  return eval::loadStencilOfKernel(path, k);
-}
 
 template <typename Real>
 void runAndCompare(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::Variant variant,
@@ -81,7 +70,7 @@ class CpuKernel : public testing::TestWithParam<Case> {};
 
 TEST_P(CpuKernel, MatchesReferenceEvaluator) {
   const rt::KernelInfo &info = *GetParam().kernel;
-  ir::Stencil stencil = loadStencil(info);
+  ir::Stencil stencil = kerneltest::stencilOfKernel(info);
   // Odd sizes, not multiples of any vector width or tile; small explicit tiles
   // as well as the defaults, so partial tiles and ring wrap-around happen.
   std::vector<rt::GridShape> shapes =
@@ -138,7 +127,7 @@ void checkRegions(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::Va
 
 TEST_P(CpuKernel, RegionsComputeExactlyTheirBox) {
   const rt::KernelInfo &info = *GetParam().kernel;
-  ir::Stencil stencil = loadStencil(info);
+  ir::Stencil stencil = kerneltest::stencilOfKernel(info);
   if (std::string(info.elemType) == "float")
     checkRegions<float>(info, stencil, GetParam().variant);
   else

@@ -14,6 +14,8 @@
 #include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
 
+#include "StencilOfKernel.h"
+
 #include <stencilc/KernelData.h>
 #include <stencilc/TimeTiling.h>
 
@@ -47,13 +49,6 @@ std::vector<const rt::KernelInfo *> tileableKernels() {
   return kernels;
 }
 
-ir::Stencil loadStencil(const rt::KernelInfo &k) {
-  const std::string root = STENCILC_SOURCE_DIR;
-  std::string path = root + "/dsl-examples/" + k.stencil + ".stencil";
-  if (!std::filesystem::exists(path))
-    path = root + "/tests/kernels/Inputs/" + k.stencil + ".stencil";
-  return eval::loadStencilOfKernel(path, k);
-}
 
 /// A point source: `amplitude * (step + 1)` added to every output after each step.
 struct Source {
@@ -205,7 +200,7 @@ private:
 class TimeTiled : public testing::TestWithParam<const rt::KernelInfo *> {};
 
 template <typename Real> void checkTimeTiling(const rt::KernelInfo &info) {
-  const ir::Stencil stencil = loadStencil(info);
+  const ir::Stencil stencil = kerneltest::stencilOfKernel(info);
   const rt::GridShape shape =
       info.dims == 3 ? rt::GridShape{3, 13, 23, 19, 0} : rt::GridShape{2, 37, 29, 1, 0};
   bool canRunInPlace = false;
