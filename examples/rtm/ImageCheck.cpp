@@ -4,7 +4,8 @@
 //
 // Reads DIR/model.npy and DIR/image.npy (float32, shape (nx, ny, nz), depth
 // last, as rtm writes them) and, in the columns of the middle y plane across
-// the middle half of x, finds the reflectors in the model (a step up of more
+// x from 30% to 70% (exclusive) of nx, where shots on both sides illuminate
+// the reflectors, finds the reflectors in the model (a step up of more
 // than 100 m/s between two cells) and, around each, the image's peak: rtm
 // images a step up in velocity as a positive peak, so the peak is the largest
 // value within --window cells (default 4) of the reflector. It must lie within
@@ -62,7 +63,7 @@ int check(const std::string &dir, double minRatio, int tolerance, int window) {
     throw std::runtime_error("model.npy and image.npy differ in shape");
   const int j = model.ny / 2;
   int failures = 0, columns = 0;
-  for (int i = model.nx / 4; i < 3 * model.nx / 4; i += std::max(1, model.nx / 16)) {
+  for (int i = 3 * model.nx / 10; i < 7 * model.nx / 10; i += std::max(1, model.nx / 20)) {
     ++columns;
     // Reflectors: the first cell below each step up of more than 100 m/s.
     std::vector<int> centres;

@@ -262,13 +262,15 @@ int run() {
   writeAtomically(vTrue, out + "/model.npy");
   writeAtomically(images[0], out + "/image.npy");
 
-  // Cost: forward modelling's rate against each strategy's.
+  // Cost: each strategy's forward plus adjoint steps per second against the
+  // forward modelling's steps per second (a shot at the forward rate would
+  // cost twice a forward run: 100%).
   const double pointsPerStep = double(n.nx) * n.ny * n.nz;
   const double forwardRate = 2.0 * steps * shotsOption / modellingSeconds;
   fmt::print("forward modelling: {:.1f} steps/s ({:.0f} Mpoint/s)\n", forwardRate,
              forwardRate * pointsPerStep * 1e-6);
   fmt::print("{:<8} {:>10} {:>14} {:>14} {:>12} {:>12} {:>10}\n", "storage", "s/shot",
-             "fwd steps/shot", "adj steps/shot", "steps/s", "vs 2x fwd", "memory");
+             "fwd steps/shot", "adj steps/shot", "steps/s", "of fwd rate", "memory");
   for (const StorageReport &r : reports) {
     const double rate = double(r.forwardSteps + r.adjointSteps) / r.seconds;
     fmt::print("{:<8} {:>10.2f} {:>14} {:>14} {:>12.1f} {:>11.0f}% {:>10}\n",
