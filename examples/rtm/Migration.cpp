@@ -72,14 +72,18 @@ public:
   }
 
   void forwardStep(int m) {
+    const auto start = Clock::now();
     forward_.step(
         {{shot_.source[0], shot_.source[1], shot_.source[2], shot_.wavelet[size_t(m - 1)]}},
         options_.run);
+    report_.forwardSeconds += secondsSince(start);
     ++report_.forwardSteps;
   }
 
   void adjointStep(int m) {
+    const auto start = Clock::now();
     adjoint_.step(at(shot_.receivers, shot_.data[size_t(m - 1)]), options_.run);
+    report_.adjointSeconds += secondsSince(start);
     ++report_.adjointSteps;
   }
 

@@ -53,8 +53,9 @@ struct StorageReport {
   double blockedSeconds = 0; ///< disk: the time loop waiting for the writer
   double readSeconds = 0;    ///< disk: reading snapshots back
   long long forwardSteps = 0, adjointSteps = 0;
-  size_t peakBytes = 0; ///< wavefield storage held in memory at once
-  size_t diskBytes = 0; ///< disk: snapshot files written per shot
+  double forwardSeconds = 0, adjointSeconds = 0; ///< in the steps alone
+  size_t peakBytes = 0;                          ///< wavefield storage held in memory at once
+  size_t diskBytes = 0;                          ///< disk: snapshot files written per shot
 };
 
 /// The image terms summed over shots, over the grid's interior (x fastest).
