@@ -168,8 +168,10 @@ int run() {
       [&](int i, int j, int k) { vmax = std::max(vmax, double(vTrue(i, j, k))); });
   const double dt = courantOption * h / vmax;
   const int steps = int(std::lround(timeOption / dt));
-  if (steps < 1)
-    throw std::invalid_argument("--time is shorter than one step");
+  if (steps < imageEveryOption)
+    throw std::invalid_argument(
+        fmt::format("--time {} s is {} steps, fewer than --image-every {}: nothing would be imaged",
+                    timeOption.getValue(), steps, imageEveryOption.getValue()));
   if (operatorOption == wave::Operator::Fd8) {
     const double limit = wave::fdCourantLimit(stencilDirOption);
     if (courantOption > limit)

@@ -155,6 +155,7 @@ TEST(Revolve, KnownCounts) {
 TEST(Revolve, RefusesEmptyRunsAndNoSlots) {
   EXPECT_THROW(rt::revolveSchedule(0, 4), std::invalid_argument);
   EXPECT_THROW(rt::revolveSchedule(10, 0), std::invalid_argument);
+  EXPECT_THROW(rt::revolveRepetitions(10, 0), std::invalid_argument);
   try {
     rt::revolveSchedule(-3, 2);
     FAIL();

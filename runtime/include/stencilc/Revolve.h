@@ -74,6 +74,8 @@ inline uint64_t revolveBeta(int s, int t) {
 
 /// The repetition number: the least t with β(s, t) ≥ n (0 for n ≤ 1).
 inline int revolveRepetitions(long long n, int s) {
+  if (s < 1 && n > 1)
+    throw std::invalid_argument("revolve: no slot to reverse " + std::to_string(n) + " steps with");
   int t = 0;
   while (revolveBeta(s, t) < uint64_t(n))
     ++t;
