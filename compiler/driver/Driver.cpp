@@ -1,6 +1,8 @@
 //===- Driver.cpp - What the stencilc subcommands share --------------------===//
 #include "driver/Driver.h"
 
+#include "passes/Adjoint.h"
+
 #include "frontend/Frontend.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,6 +33,12 @@ std::unique_ptr<LoadedModule> loadModule(const std::string &path, const LoadOpti
   if (options.elemType)
     for (ir::Stencil &stencil : loaded->module.stencils)
       stencil.elemType = *options.elemType;
+  if (options.adjoint) {
+    auto adjoint = adjointModule(loaded->module, *loaded->diag);
+    if (!adjoint)
+      return nullptr;
+    loaded->module = std::move(*adjoint);
+  }
   auto compiled = runPipeline(loaded->module, *loaded->diag, options.pipeline);
   if (!compiled)
     return nullptr;

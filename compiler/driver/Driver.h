@@ -36,6 +36,8 @@ struct LoadOptions {
   /// Overrides every stencil's declared element type.
   std::optional<ir::ElemType> elemType;
   PipelineOptions pipeline;
+  /// Compile the adjoint of every stencil instead (passes/Adjoint.h).
+  bool adjoint = false;
 };
 
 /// Reads (or, for "-", stdin), parses and runs the pass pipeline over one

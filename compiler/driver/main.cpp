@@ -66,6 +66,12 @@ llvm::cl::opt<bool> explain("explain", llvm::cl::desc("Say what each pass decide
                             llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand),
                             llvm::cl::sub(genCommand));
 
+llvm::cl::opt<bool> adjointOption(
+    "adjoint",
+    llvm::cl::desc("Compile the adjoint of each stencil, <name>_adjoint (docs/DSL.md \"Adjoint\")"),
+    llvm::cl::sub(checkCommand), llvm::cl::sub(dumpIrCommand), llvm::cl::sub(genCommand),
+    llvm::cl::sub(dumpKernelCommand));
+
 enum class ElemTypeOverride { AsDeclared, Float, Double };
 llvm::cl::opt<ElemTypeOverride> elemTypeOverride(
     "type", llvm::cl::desc("Element type of the generated kernels (default: the stencil's)"),
@@ -179,6 +185,7 @@ std::optional<ir::ElemType> elemType() {
 std::optional<driver::LoadOptions> coreLoadOptions(const std::string &defaultTarget) {
   driver::LoadOptions options;
   options.elemType = elemType();
+  options.adjoint = adjointOption;
   if (!plan.apply(defaultTarget, options.pipeline))
     return std::nullopt;
   options.pipeline.zPlanes = zPlanes;
@@ -311,6 +318,7 @@ bool reportCudaResources(const std::string &path, const GenTarget &target,
   for (ir::ElemType type : types) {
     driver::LoadOptions load;
     load.elemType = type;
+    load.adjoint = genOptions.adjoint;
     // The same plan as the files gen wrote; gen has already dumped and explained it.
     load.pipeline = genOptions.pipeline;
     load.pipeline.dumpAfter.clear();

@@ -1,13 +1,12 @@
 //===- Propagator.cpp - One time step of the acoustic wave equation --------===//
 #include "Propagator.h"
 
-#include "acoustic8_sponge.h"
-#include "ete37_sponge.h"
-
 #include "analysis/Stability.h"
 #include "frontend/Frontend.h"
 #include "passes/LinearForm.h"
 #include "seismic/EteStencil.h"
+
+#include "stencilc/ShiftedField.h"
 
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,8 +22,14 @@ namespace wave {
 
 const char *operatorName(Operator op) { return op == Operator::Ete37 ? "ete37" : "fd8"; }
 
-Propagator::Propagator(const rt::GridShape &shape)
-    : levelA_(shape), levelB_(shape), current_(&levelA_), previous_(&levelB_) {}
+Propagator::Propagator(const rt::GridShape &shape, Direction direction)
+    : levelA_(shape), levelB_(shape), current_(&levelA_), previous_(&levelB_),
+      direction_(direction) {}
+
+void Propagator::reset() {
+  levelA_.fill(0.0f);
+  levelB_.fill(0.0f);
+}
 
 void Propagator::step(const std::vector<Injection> &injections, const rt::RunOptions &options,
                       const Stepper &stepper) {
@@ -82,25 +87,6 @@ void Propagator::stepTimeTiled(int count, const rt::TimeTiling &tiling,
 namespace {
 
 rt::Extent extentOf(const rt::Grid<float> &g) { return {g.nx(), g.ny(), g.nz()}; }
-
-template <typename T> rt::ErasedField erased(const rt::Grid<T> &g) {
-  return {const_cast<T *>(g.origin()), g.lineStride(), g.planeStride()};
-}
-
-/// The kernel's arguments in the order its KernelInfo lists the fields.
-rt::ErasedArgs erasedArgs(const rt::KernelInfo &info, const rt::Extent &extent,
-                          const std::vector<std::pair<std::string, rt::ErasedField>> &fields) {
-  rt::ErasedArgs a;
-  a.extent = extent;
-  for (const rt::KernelFieldInfo &f : info.fields) {
-    auto it = std::find_if(fields.begin(), fields.end(),
-                           [&](const auto &named) { return named.first == f.name; });
-    if (it == fields.end())
-      throw std::logic_error(std::string("no grid for field ") + f.name + " of " + info.name);
-    a.fields.push_back(it->second);
-  }
-  return a;
-}
 
 /// Beyond this many distinct velocities the table gets evenly spaced columns
 /// and each point the nearest (the papers use 902 columns).
@@ -164,8 +150,9 @@ class EtePropagator final : public Propagator {
 public:
   EtePropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h,
                 double dt, const std::string &stencilDir, const UniteVelocities &unite,
-                bool allowUnstable)
-      : Propagator(velocity.shape()), column_(velocity.shape()), damping_(damping.clone()) {
+                bool allowUnstable, Direction direction)
+      : Propagator(velocity.shape(), direction), column_(velocity.shape()),
+        damping_(damping.clone()) {
     table_ = std::make_unique<TableReport>();
     table_->velocities = discretiseVelocities(velocity, column_, unite);
     const auto points = etePointsFromStencil(stencilDir + "/ete37_sponge.stencil");
@@ -184,17 +171,17 @@ public:
 
 private:
   rt::ErasedArgs args(rt::Grid<float> &next) override {
-    rt::ErasedArgs a = erasedArgs(kernel(), extentOf(next),
-                                  {{"p_prev", erased(previous())},
-                                   {"p_cur", erased(current())},
-                                   {"p_next", erased(next)},
-                                   {"vidx", erased(column_)},
-                                   {"damp", erased(damping_)}});
+    // The adjoint reads vidx at each neighbour through shifted views of it.
+    rt::ErasedArgs a =
+        rt::bindFields(kernel(), extentOf(next),
+                       {rt::namedField("p_prev", previous()), rt::namedField("p_cur", current()),
+                        rt::namedField("p_next", next), rt::namedField("vidx", column_),
+                        rt::namedField("damp", damping_)});
     a.tables.push_back({coefficients_.data(), coefficients_.rowStride(), coefficients_.colStride(),
                         coefficients_.rows(), coefficients_.cols()});
     return a;
   }
-  const rt::KernelInfo &kernel() const override { return kernelOf(Operator::Ete37); }
+  const rt::KernelInfo &kernel() const override { return kernelOf(Operator::Ete37, direction_); }
 
   rt::Grid<uint16_t> column_;
   rt::Grid<float> damping_;
@@ -203,8 +190,10 @@ private:
 
 class FdPropagator final : public Propagator {
 public:
-  FdPropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h, double dt)
-      : Propagator(velocity.shape()), courant2_(velocity.shape()), damping_(damping.clone()) {
+  FdPropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h, double dt,
+               Direction direction)
+      : Propagator(velocity.shape(), direction), courant2_(velocity.shape()),
+        damping_(damping.clone()) {
     courant2_.fillWith([&](int i, int j, int k) {
       const double c = velocity(i, j, k) * dt / h;
       return c * c;
@@ -213,14 +202,12 @@ public:
 
 private:
   rt::ErasedArgs args(rt::Grid<float> &next) override {
-    return erasedArgs(kernel(), extentOf(next),
-                      {{"u_prev", erased(previous())},
-                       {"u", erased(current())},
-                       {"u_next", erased(next)},
-                       {"c2", erased(courant2_)},
-                       {"damp", erased(damping_)}});
+    return rt::bindFields(kernel(), extentOf(next),
+                          {rt::namedField("u_prev", previous()), rt::namedField("u", current()),
+                           rt::namedField("u_next", next), rt::namedField("c2", courant2_),
+                           rt::namedField("damp", damping_)});
   }
-  const rt::KernelInfo &kernel() const override { return kernelOf(Operator::Fd8); }
+  const rt::KernelInfo &kernel() const override { return kernelOf(Operator::Fd8, direction_); }
 
   rt::Grid<float> courant2_;
   rt::Grid<float> damping_;
@@ -243,27 +230,31 @@ double fdCourantLimit(const std::string &stencilDir) {
   return std::sqrt(*limit.value);
 }
 
-const rt::KernelInfo &kernelOf(Operator op) {
+const rt::KernelInfo &kernelOf(Operator op, Direction direction) {
   // The registry entries of the kernels this program was built with.
-  const rt::KernelInfo *info =
-      rt::findKernel(op == Operator::Ete37 ? "ete37_sponge" : "acoustic8_sponge");
+  std::string name = op == Operator::Ete37 ? "ete37_sponge" : "acoustic8_sponge";
+  if (direction == Direction::Adjoint)
+    name += "_adjoint";
+  const rt::KernelInfo *info = rt::findKernel(name);
   if (!info)
-    throw std::logic_error(std::string("the ") + operatorName(op) + " kernel is not linked in");
+    throw std::logic_error("the " + name + " kernel is not linked in");
   return *info;
 }
 
 std::unique_ptr<Propagator> Propagator::create(Operator op, const rt::Grid<float> &velocity,
                                                const rt::Grid<float> &damping, double h, double dt,
                                                const std::string &stencilDir,
-                                               const UniteVelocities &unite, bool allowUnstable) {
+                                               const UniteVelocities &unite, bool allowUnstable,
+                                               Direction direction) {
   if (velocity.shape() != damping.shape())
     throw std::invalid_argument("velocity and damping grids differ in shape");
-  if (velocity.halo() < stencilc_kernels::ete37_sponge::kRadius)
+  // The adjoint reads coefficients (and ETE's shifted index views) as far out as its radius.
+  if (velocity.halo() < kernelOf(op, direction).radius)
     throw std::invalid_argument("the model's halo is smaller than the stencils' radius");
   if (op == Operator::Ete37)
     return std::make_unique<EtePropagator>(velocity, damping, h, dt, stencilDir, unite,
-                                           allowUnstable);
-  return std::make_unique<FdPropagator>(velocity, damping, h, dt);
+                                           allowUnstable, direction);
+  return std::make_unique<FdPropagator>(velocity, damping, h, dt, direction);
 }
 
 } // namespace wave

@@ -29,6 +29,11 @@ namespace rt = stencilc::rt;
 enum class Operator { Ete37, Fd8 };
 const char *operatorName(Operator op);
 
+/// Which way a propagator steps: the forward wave equation, or its adjoint,
+/// the kernel `stencilc gen --adjoint` derives from the same .stencil file
+/// (docs/DSL.md "Adjoint"), run backwards in time by the caller.
+enum class Direction { Forward, Adjoint };
+
 /// A value added to the new wavefield at one grid point after a sweep (the
 /// grid's own coordinates: with several ranks, every copy of the point a rank
 /// holds, its own or a halo copy of a neighbour's).
@@ -54,7 +59,7 @@ using Stepper =
     std::function<void(const rt::KernelInfo &, const rt::ErasedArgs &, const rt::RunOptions &)>;
 
 /// The generated kernel an operator runs, for sizing a distribution's halo.
-const rt::KernelInfo &kernelOf(Operator op);
+const rt::KernelInfo &kernelOf(Operator op, Direction direction = Direction::Forward);
 
 /// The largest stable Courant number v_max dt / h of the fd8 operator's
 /// leapfrog step: the von Neumann limit of acoustic8_sponge.stencil (found in
@@ -67,12 +72,13 @@ public:
   /// radius, 4); `stencilDir` is where ete37_sponge.stencil is found (its
   /// point set and classes are the table's rows). Throws std::runtime_error
   /// on a model the operator cannot run (e.g. an unstable ETE fit, unless
-  /// `allowUnstable`).
-  static std::unique_ptr<Propagator> create(Operator op, const rt::Grid<float> &velocity,
-                                            const rt::Grid<float> &damping, double h, double dt,
-                                            const std::string &stencilDir,
-                                            const UniteVelocities &unite = {},
-                                            bool allowUnstable = false);
+  /// `allowUnstable`). An adjoint propagator's step is the transpose of the
+  /// forward one on the same model: stepping it from the adjoint sources
+  /// backwards in time (the caller counts time down) gives Fᵀ.
+  static std::unique_ptr<Propagator>
+  create(Operator op, const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h,
+         double dt, const std::string &stencilDir, const UniteVelocities &unite = {},
+         bool allowUnstable = false, Direction direction = Direction::Forward);
   virtual ~Propagator() = default;
 
   /// The wavefield at t and t−Δt: both zero at the start.
@@ -100,11 +106,14 @@ public:
                      const std::function<std::vector<Injection>(int step)> &injectionsAt,
                      const OnBox &onBox, const rt::RunOptions &options = {});
 
+  /// Both levels back to zero (the halo too), as at the start.
+  void reset();
+
   /// Set only for the ETE operator.
   const TableReport *tableReport() const { return table_ ? table_.get() : nullptr; }
 
 protected:
-  Propagator(const rt::GridShape &shape);
+  Propagator(const rt::GridShape &shape, Direction direction);
   /// The kernel's arguments for writing the new level into `next` from
   /// current() and previous() (in place: `next` is previous()'s storage).
   virtual rt::ErasedArgs args(rt::Grid<float> &next) = 0;
@@ -112,6 +121,7 @@ protected:
 
   rt::Grid<float> levelA_, levelB_;
   rt::Grid<float> *current_, *previous_;
+  Direction direction_;
   std::unique_ptr<TableReport> table_;
 };
 

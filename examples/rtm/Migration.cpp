@@ -1,0 +1,243 @@
+//===- Migration.cpp - Reverse-time migration of one shot -------------------===//
+#include "Migration.h"
+
+#include "AsyncSnapshotWriter.h"
+#include "SnapshotFile.h"
+
+#include "stencilc/Revolve.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+
+namespace rtm {
+
+const char *storageName(Storage s) {
+  switch (s) {
+  case Storage::Memory: return "memory";
+  case Storage::Disk: return "disk";
+  case Storage::Revolve: return "revolve";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<float> interiorOf(const rt::Grid<float> &g) {
+  std::vector<float> v;
+  v.reserve(size_t(g.nx()) * g.ny() * g.nz());
+  for (int k = 0; k < g.nz(); ++k)
+    for (int j = 0; j < g.ny(); ++j)
+      for (int i = 0; i < g.nx(); ++i)
+        v.push_back(g(i, j, k));
+  return v;
+}
+
+void setInterior(rt::Grid<float> &g, const std::vector<float> &v) {
+  size_t n = 0;
+  for (int k = 0; k < g.nz(); ++k)
+    for (int j = 0; j < g.ny(); ++j)
+      for (int i = 0; i < g.nx(); ++i)
+        g(i, j, k) = v[n++];
+}
+
+std::vector<wave::Injection> at(const std::vector<Point> &points,
+                                const std::vector<float> &values) {
+  std::vector<wave::Injection> out;
+  for (size_t r = 0; r < points.size(); ++r)
+    out.push_back({points[r][0], points[r][1], points[r][2], double(values[r])});
+  return out;
+}
+
+/// The steps of one migration: forward step m (u^m from u^{m-1}, the
+/// wavelet's value m−1 added), adjoint step m (λ^m from λ^{m+1}, the data of
+/// step m−1 added at the receivers), imaging at m.
+class ShotRun {
+public:
+  ShotRun(wave::Propagator &forward, wave::Propagator &adjoint, const Shot &shot,
+          const MigrationOptions &options, ImageSums &sums, StorageReport &report)
+      : forward_(forward), adjoint_(adjoint), shot_(shot), options_(options), sums_(sums),
+        report_(report) {
+    forward_.reset();
+    adjoint_.reset();
+  }
+
+  void forwardStep(int m) {
+    const auto start = Clock::now();
+    forward_.step(
+        {{shot_.source[0], shot_.source[1], shot_.source[2], shot_.wavelet[size_t(m - 1)]}},
+        options_.run);
+    report_.forwardSeconds += secondsSince(start);
+    ++report_.forwardSteps;
+  }
+
+  void adjointStep(int m) {
+    const auto start = Clock::now();
+    adjoint_.step(at(shot_.receivers, shot_.data[size_t(m - 1)]), options_.run);
+    report_.adjointSeconds += secondsSince(start);
+    ++report_.adjointSteps;
+  }
+
+  bool imaged(int m) const { return m % options_.imageEvery == 0; }
+
+  /// Adds u·∂λ/∂t and u·u at every interior point, in a fixed order. The
+  /// adjoint holds λ at m (current) and m + 1 (previous): ∂λ/∂t·Δt ≈
+  /// λ^m − λ^{m+1} in the backward time loop's sense.
+  void image(const std::vector<float> &u) {
+    const rt::Grid<float> &lambda = adjoint_.current(), &later = adjoint_.previous();
+    size_t n = 0;
+    for (int k = 0; k < lambda.nz(); ++k)
+      for (int j = 0; j < lambda.ny(); ++j)
+        for (int i = 0; i < lambda.nx(); ++i, ++n) {
+          const double dLambda = double(lambda(i, j, k)) - double(later(i, j, k));
+          sums_.cross[n] += double(u[n]) * dLambda;
+          sums_.illumination[n] += double(u[n]) * double(u[n]);
+        }
+  }
+
+  wave::Propagator &forward() { return forward_; }
+
+private:
+  wave::Propagator &forward_, &adjoint_;
+  const Shot &shot_;
+  const MigrationOptions &options_;
+  ImageSums &sums_;
+  StorageReport &report_;
+};
+
+void inMemory(ShotRun &run, const MigrationOptions &o, StorageReport &report) {
+  std::map<int, std::vector<float>> kept;
+  size_t bytes = 0;
+  for (int m = 1; m <= o.steps; ++m) {
+    run.forwardStep(m);
+    if (run.imaged(m)) {
+      kept[m] = interiorOf(run.forward().current());
+      bytes += kept[m].size() * sizeof(float);
+    }
+  }
+  report.peakBytes = std::max(report.peakBytes, bytes);
+  for (int m = o.steps; m >= 1; --m) {
+    run.adjointStep(m);
+    if (run.imaged(m))
+      run.image(kept.at(m));
+  }
+}
+
+std::string snapshotPath(const std::string &dir, int m) {
+  return fmt::format("{}/snapshot_{:06d}.bin", dir, m);
+}
+
+void onDisk(ShotRun &run, const MigrationOptions &o, StorageReport &report) {
+  const rt::Grid<float> &u = run.forward().current();
+  const SnapshotShape shape{u.nx(), u.ny(), u.nz()};
+  std::vector<std::string> written;
+  // The files are this shot's alone: removed when it ends, also on an error.
+  struct Cleanup {
+    std::vector<std::string> &paths;
+    ~Cleanup() {
+      for (const std::string &p : paths) {
+        std::error_code ignored;
+        std::filesystem::remove(p, ignored);
+      }
+    }
+  } cleanup{written};
+  {
+    AsyncSnapshotWriter writer(shape);
+    for (int m = 1; m <= o.steps; ++m) {
+      run.forwardStep(m);
+      if (run.imaged(m)) {
+        written.push_back(snapshotPath(o.snapshotDir, m));
+        writer.submit(written.back(), m, interiorOf(run.forward().current()));
+      }
+    }
+    writer.drain();
+    report.ioSeconds += writer.writeSeconds();
+    report.blockedSeconds += writer.blockedSeconds();
+    report.peakBytes = std::max(report.peakBytes, writer.peakPendingBytes());
+    report.diskBytes = written.size() * (kSnapshotHeaderBytes + shape.points() * sizeof(float));
+  }
+  std::vector<float> snapshot;
+  for (int m = o.steps; m >= 1; --m) {
+    run.adjointStep(m);
+    if (run.imaged(m)) {
+      const auto start = Clock::now();
+      readSnapshotFile(snapshotPath(o.snapshotDir, m), shape, m, snapshot);
+      report.readSeconds += secondsSince(start);
+      run.image(snapshot);
+    }
+  }
+  report.peakBytes = std::max(report.peakBytes, shape.points() * sizeof(float));
+}
+
+void withRevolve(ShotRun &run, const MigrationOptions &o, StorageReport &report) {
+  wave::Propagator &f = run.forward();
+  // A state is u at two levels: the current one and the one before.
+  std::vector<std::pair<std::vector<float>, std::vector<float>>> slots(size_t(o.checkpoints));
+  const size_t stateBytes = 2 * interiorOf(f.current()).size() * sizeof(float);
+  report.peakBytes = std::max(report.peakBytes, size_t(o.checkpoints) * stateBytes);
+  for (const rt::RevolveStep &a : rt::revolveSchedule(o.steps, o.checkpoints)) {
+    switch (a.action) {
+    case rt::RevolveAction::Takeshot:
+      slots[size_t(a.slot)] = {interiorOf(f.current()), interiorOf(f.previous())};
+      break;
+    case rt::RevolveAction::Restore:
+      setInterior(f.current(), slots[size_t(a.slot)].first);
+      setInterior(f.previous(), slots[size_t(a.slot)].second);
+      break;
+    case rt::RevolveAction::Advance:
+      for (int m = a.from + 1; m <= a.state; ++m)
+        run.forwardStep(m);
+      break;
+    case rt::RevolveAction::Firsturn:
+    case rt::RevolveAction::Youturn:
+      run.forwardStep(a.state);
+      run.adjointStep(a.state);
+      if (run.imaged(a.state))
+        run.image(interiorOf(f.current()));
+      break;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<std::vector<float>> modelShot(wave::Propagator &forward, const Shot &shot, int steps,
+                                          const rt::RunOptions &run) {
+  forward.reset();
+  std::vector<std::vector<float>> data(static_cast<size_t>(steps));
+  for (int n = 0; n < steps; ++n) {
+    forward.step({{shot.source[0], shot.source[1], shot.source[2], shot.wavelet[size_t(n)]}}, run);
+    for (const Point &r : shot.receivers)
+      data[size_t(n)].push_back(forward.current()(r[0], r[1], r[2]));
+  }
+  return data;
+}
+
+void migrateShot(wave::Propagator &forward, wave::Propagator &adjoint, const Shot &shot,
+                 const MigrationOptions &options, ImageSums &sums, StorageReport &report) {
+  const auto start = Clock::now();
+  const rt::Grid<float> &g = forward.current();
+  const size_t points = size_t(g.nx()) * g.ny() * g.nz();
+  if (sums.cross.empty()) {
+    sums.cross.assign(points, 0.0);
+    sums.illumination.assign(points, 0.0);
+  }
+  ShotRun run(forward, adjoint, shot, options, sums, report);
+  switch (options.storage) {
+  case Storage::Memory: inMemory(run, options, report); break;
+  case Storage::Disk: onDisk(run, options, report); break;
+  case Storage::Revolve: withRevolve(run, options, report); break;
+  }
+  report.seconds += secondsSince(start);
+}
+
+} // namespace rtm

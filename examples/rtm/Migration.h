@@ -1,0 +1,85 @@
+//===- Migration.h - Reverse-time migration of one shot ---------------------===//
+//
+// The forward wavefield u of the source and the adjoint wavefield λ of the
+// recorded data meet in the zero-lag cross-correlation imaging condition,
+// I(x) = Σ_t u(x, t) λ(x, t), summed here every `imageEvery` steps along
+// with the source illumination Σ_t u(x, t)². The adjoint runs backwards in
+// time, so u is needed in reverse order; three ways to have it
+// (docs/SEISMIC.md §Reverse-time migration):
+//
+//   memory   every imaged u kept in memory from the forward pass;
+//   disk     every imaged u written to a snapshot file by a writer thread
+//            during the forward pass, read back during the backward one;
+//   revolve  s checkpoints of the forward state (u at two levels) placed by
+//            Griewank and Walther's binomial schedule (stencilc/Revolve.h),
+//            the forward field recomputed from them.
+//
+// All three image the same u (the same kernels, the same steps) in the same
+// order, so their images are equal bit for bit.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Propagator.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace rtm {
+
+namespace rt = stencilc::rt;
+
+enum class Storage { Memory, Disk, Revolve };
+const char *storageName(Storage s);
+
+using Point = std::array<int, 3>;
+
+/// One shot: a point source with its wavelet (the value added after each
+/// forward step) and the receivers' data, data[step][receiver] (what the
+/// receivers recorded after forward step `step`).
+struct Shot {
+  Point source{};
+  std::vector<double> wavelet;
+  std::vector<Point> receivers;
+  std::vector<std::vector<float>> data;
+};
+
+/// What one strategy cost over the shots it migrated.
+struct StorageReport {
+  Storage storage = Storage::Memory;
+  double seconds = 0;        ///< migration: forward, backward and imaging
+  double ioSeconds = 0;      ///< disk: the writer thread writing
+  double blockedSeconds = 0; ///< disk: the time loop waiting for the writer
+  double readSeconds = 0;    ///< disk: reading snapshots back
+  long long forwardSteps = 0, adjointSteps = 0;
+  double forwardSeconds = 0, adjointSeconds = 0; ///< in the steps alone
+  size_t peakBytes = 0;                          ///< wavefield storage held in memory at once
+  size_t diskBytes = 0;                          ///< disk: snapshot files written per shot
+};
+
+/// The image terms summed over shots, over the grid's interior (x fastest).
+struct ImageSums {
+  std::vector<double> cross, illumination;
+};
+
+struct MigrationOptions {
+  Storage storage = Storage::Memory;
+  int steps = 0;
+  int imageEvery = 1;
+  int checkpoints = 0;     ///< revolve: slots, the initial state's included
+  std::string snapshotDir; ///< disk
+  rt::RunOptions run;
+};
+
+/// Migrates `shot` with the forward and adjoint propagators of the same
+/// (migration) model, adding to `sums` and to `report`. Leaves no snapshot
+/// files behind. Throws std::runtime_error on an I/O failure.
+void migrateShot(wave::Propagator &forward, wave::Propagator &adjoint, const Shot &shot,
+                 const MigrationOptions &options, ImageSums &sums, StorageReport &report);
+
+/// The forward modelling of a shot: what its receivers record after each step.
+std::vector<std::vector<float>> modelShot(wave::Propagator &forward, const Shot &shot, int steps,
+                                          const rt::RunOptions &run);
+
+} // namespace rtm
