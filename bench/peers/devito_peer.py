@@ -130,7 +130,7 @@ def numpy_step(kind, prev, cur, params):
     p = np.pad(cur.astype(np.float64), RADIUS)
 
     def shifted(a, b, c):
-        return p[RADIUS + a : RADIUS + a + n, RADIUS + b : RADIUS + b + n, RADIUS + c : RADIUS + c + n]
+        return p[tuple(slice(RADIUS + d, RADIUS + d + n) for d in (a, b, c))]
 
     if kind == "acoustic":
         lap = 3 * LAPLACE8[0] * cur.astype(np.float64)

@@ -16,7 +16,9 @@ def machine():
                 model = line.split(":", 1)[1].strip()
                 break
     return {"cpu": model, "cores": os.cpu_count(),
-            "omp_num_threads": os.environ.get("OMP_NUM_THREADS", "unset (all cores)")}
+            "omp_num_threads": os.environ.get("OMP_NUM_THREADS", "unset (all cores)"),
+            # Other work on the machine skews both tools' figures: shown so a noisy run is seen.
+            "load_average_1min_at_end": os.getloadavg()[0]}
 
 
 def best(variants):
@@ -40,7 +42,8 @@ def row(stencilc, devito):
 
 def print_table(report):
     m = report["machine"]
-    print(f"machine: {m['cpu']}, {m['cores']} cores, OMP_NUM_THREADS {m['omp_num_threads']}")
+    print(f"machine: {m['cpu']}, {m['cores']} cores, OMP_NUM_THREADS {m['omp_num_threads']}, "
+          f"load average {m['load_average_1min_at_end']:.1f} (1 min, at the end)")
     print(f"command: {report['command']}")
     for r in report["rows"]:
         d = r["devito"]
