@@ -94,9 +94,14 @@ class TimeTileSchedule {
 public:
   /// Tile extents are clamped to [1, extent]; 0 or less means the whole axis.
   TimeTileSchedule(const Extent &extent, TimeSkew skew, int depth, int tileX, int tileY, int tileZ)
-      : extent_(extent), skew_(skew), depth_(std::max(1, depth)),
-        tileX_(clampTile(tileX, extent.nx)), tileY_(clampTile(tileY, extent.ny)),
-        tileZ_(clampTile(tileZ, extent.nz)) {
+      : extent_(extent), depth_(std::max(1, depth)), tileX_(clampTile(tileX, extent.nx)),
+        tileY_(clampTile(tileY, extent.ny)), tileZ_(clampTile(tileZ, extent.nz)) {
+    // An axis one tile spans whole needs no skew: every level of it is in
+    // that tile. Skewing it anyway would cut slivers s points wide off every
+    // level (along x: rows too short to vectorise).
+    skew_.x = tileX_ < extent.nx ? skew.x : 0;
+    skew_.y = tileY_ < extent.ny ? skew.y : 0;
+    skew_.z = tileZ_ < extent.nz ? skew.z : 0;
     // Enough tiles that the last level, shifted by (depth - 1) s, still
     // reaches the far end of the grid.
     tilesX_ = tilesAlong(extent.nx, skew_.x, tileX_);
@@ -141,7 +146,7 @@ private:
   }
 
   Extent extent_;
-  TimeSkew skew_;
+  TimeSkew skew_; ///< per axis: the kernel's, or 0 where one tile spans the axis
   int depth_;
   int tileX_, tileY_, tileZ_;
   int tilesX_ = 0, tilesY_ = 0, tilesZ_ = 0;
