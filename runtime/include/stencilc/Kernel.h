@@ -82,7 +82,11 @@ inline std::string boxText(const Box &b) {
 }
 
 struct RunOptions {
-  Variant variant = Variant::Planes;
+  /// Naive unless asked: where the fields exceed the caches it was the fastest or
+  /// within a few percent of blocked for acoustic_iso8, ete37 and ete73 on every
+  /// machine measured, and planes the slowest (docs/PERFORMANCE.md); `stencilc
+  /// bench --search` measures all three on this machine.
+  Variant variant = Variant::Naive;
   int blockY = 0; ///< tile height in y (blocked, planes); 0 = the kernel's default
   int blockZ = 0; ///< tile depth in z (blocked, planes); 0 = the kernel's default
   /// The points to compute; the whole extent when unset. An empty box computes nothing.
