@@ -56,8 +56,8 @@ struct TimeTiling {
   int tileZ = 0; ///< tile extent in z; 0: kDefaultTileZ (3D only)
 };
 
-/// Defaults from measurement (docs/PERFORMANCE.md §Temporal blocking);
-/// `stencilc tune` picks per machine.
+/// Defaults from measurement (docs/PERFORMANCE.md, "Temporal blocking, cheaper
+/// lookups and Devito"); `stencilc bench --search` finds this machine's best.
 inline constexpr int kDefaultTileY = 32;
 inline constexpr int kDefaultTileZ = 8;
 
