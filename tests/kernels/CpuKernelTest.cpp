@@ -56,7 +56,6 @@ std::vector<Case> allCases() {
   return cases;
 }
 
-
 template <typename Real>
 void runAndCompare(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::Variant variant,
                    rt::GridShape shape, bool inPlace, int blockY, int blockZ) {

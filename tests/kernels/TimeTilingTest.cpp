@@ -49,7 +49,6 @@ std::vector<const rt::KernelInfo *> tileableKernels() {
   return kernels;
 }
 
-
 /// A point source: `amplitude * (step + 1)` added to every output after each step.
 struct Source {
   int i, j, k;

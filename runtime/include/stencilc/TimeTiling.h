@@ -346,6 +346,8 @@ inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
     // A kernel error in a thread is rethrown after the pass (exceptions may
     // not leave an OpenMP region).
     std::string failure;
+    // clang-format takes the pragma macros for statements.
+    // clang-format off
 STENCILC_TIME_TILING_OMP(omp parallel)
     for (int d = 0; d < schedule.diagonals(); ++d) {
       const std::vector<TileIndex> tiles = schedule.diagonal(d);
@@ -367,6 +369,7 @@ STENCILC_TIME_TILING_OMP(omp critical(stencilc_time_tiling_failure))
           }
         }
     }
+    // clang-format on
     if (!failure.empty())
       throw KernelError(failure);
     args = levelArgs[size_t(depth - 1)];
