@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -203,6 +204,13 @@ std::string mib(double bytes) { return fmt::format("{:.0f} MiB", bytes / (1 << 2
 int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   const ir::Stencil &s = *compiled.stencil;
   const bool isFloat = s.elemType == ir::ElemType::Float;
+  if (o.index == BenchOptions::Index::Layered &&
+      std::none_of(s.fields.begin(), s.fields.end(),
+                   [](const ir::Field &f) { return f.role == ir::FieldRole::Index; })) {
+    error() << "--index layered: stencil '" << s.name
+            << "' has no index field to fill from a layered model\n";
+    return 2;
+  }
   const analysis::HostCaches caches = analysis::readHostCaches();
   int nx = o.nx, ny = o.ny, nz = o.nz;
   const bool chosen = nx == 0;
