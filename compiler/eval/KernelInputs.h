@@ -18,6 +18,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -33,9 +34,16 @@ inline ir::Stencil loadStencilOfKernel(const std::string &path, const rt::Kernel
   if (!buffer)
     throw std::runtime_error("cannot read " + path);
   auto module = parseModuleFromString((*buffer)->getBuffer(), path, llvm::errs());
-  if (!module || module->stencils.size() != 1)
+  if (!module)
     throw std::runtime_error("cannot compile " + path);
-  ir::Stencil s = std::move(module->stencils[0]);
+  // A file of several stencils (a program lifted nest by nest) holds the kernel's by name.
+  auto named = std::find_if(module->stencils.begin(), module->stencils.end(),
+                            [&](const ir::Stencil &s) { return s.name == k.stencil; });
+  if (module->stencils.size() == 1)
+    named = module->stencils.begin();
+  if (named == module->stencils.end())
+    throw std::runtime_error(path + " has no stencil named " + k.stencil);
+  ir::Stencil s = std::move(*named);
   s.elemType = std::string(k.elemType) == "float" ? ir::ElemType::Float : ir::ElemType::Double;
   return s;
 }

@@ -23,6 +23,7 @@
 #include "frontend/Frontend.h"
 
 #include "KernelComparison.h"
+#include "StencilOfKernel.h"
 
 #include <stencilc/KernelData.h>
 #include <stencilc/cuda/Cuda.h>
@@ -106,17 +107,6 @@ bool planPinsSharedRows(const rt::KernelInfo &k) {
   return std::string(k.name).find("_sm") != std::string::npos;
 }
 
-/// The example a kernel was generated from, in the kernel's element type.
-/// The stencil a kernel was generated from: dsl-examples/, or the test-only
-/// stencils of tests/kernels/Inputs/.
-ir::Stencil loadStencil(const rt::KernelInfo &k) {
-  const std::string root = STENCILC_SOURCE_DIR;
-  std::string path = root + "/dsl-examples/" + k.stencil + ".stencil";
-  if (!std::filesystem::exists(path))
-    path = root + "/tests/kernels/Inputs/" + k.stencil + ".stencil";
-  return eval::loadStencilOfKernel(path, k);
-}
-
 template <typename Real>
 void runAndCompare(const CudaKernel &kernel, const ir::Stencil &stencil, const TestLaunch &launch,
                    rt::GridShape shape, bool inPlace) {
@@ -144,7 +134,7 @@ TEST_P(CudaKernelTest, MatchesReferenceEvaluator) {
   const CudaKernel &kernel = *GetParam().kernel;
   const rt::KernelInfo &info = kernel.info();
   const bool isFloat = std::string(info.elemType) == "float";
-  ir::Stencil stencil = loadStencil(info);
+  ir::Stencil stencil = kerneltest::stencilOfKernel(info);
   // Odd sizes, multiples of no block size; blocks of the default shape and small
   // ones that leave partial blocks in x and y and partial z chunks (nw = 3).
   std::vector<rt::GridShape> shapes =
@@ -200,7 +190,7 @@ std::string launchLabel(const CudaKernel &kernel, const TestLaunch &launch) {
 
 TEST_P(CudaKernelTest, RegionComputesExactlyItsBox) {
   const CudaKernel &kernel = *GetParam().kernel;
-  ir::Stencil stencil = loadStencil(kernel.info());
+  ir::Stencil stencil = kerneltest::stencilOfKernel(kernel.info());
   for (const TestLaunch &launch : regionLaunches(GetParam().variant)) {
     if (std::string(kernel.info().elemType) == "float")
       kerneltest::checkBoxes<float>(kernel.info(), stencil, regionCall(kernel, launch),
@@ -216,7 +206,7 @@ TEST_P(CudaKernelTest, RegionComputesExactlyItsBox) {
 TEST_P(CudaKernelTest, ShellAndInteriorMakeTheWholeStep) {
   const CudaKernel &kernel = *GetParam().kernel;
   const rt::KernelInfo &info = kernel.info();
-  ir::Stencil stencil = loadStencil(info);
+  ir::Stencil stencil = kerneltest::stencilOfKernel(info);
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;

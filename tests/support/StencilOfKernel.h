@@ -14,9 +14,19 @@
 #include <stencilc/Kernel.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace stencilc::kerneltest {
+
+/// Whether the file at `path` has a line `stencil <name> {`.
+inline bool declaresStencil(const std::filesystem::path &path, const std::string &name) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("stencil " + name + " ", 0) == 0)
+      return true;
+  return false;
+}
 
 inline ir::Stencil stencilOfKernel(const rt::KernelInfo &k) {
   const std::string root = STENCILC_SOURCE_DIR;
@@ -25,6 +35,11 @@ inline ir::Stencil stencilOfKernel(const rt::KernelInfo &k) {
     path = root + "/tests/kernels/Inputs/" + k.stencil + ".stencil";
   if (!std::filesystem::exists(path))
     path = std::string(STENCILC_LIFTED_DIR) + "/" + k.stencil + ".stencil";
+  // A program lifted to several stencils is one file, named after the program.
+  if (!std::filesystem::exists(path))
+    for (const auto &entry : std::filesystem::directory_iterator(STENCILC_LIFTED_DIR))
+      if (entry.path().extension() == ".stencil" && declaresStencil(entry.path(), k.stencil))
+        path = entry.path().string();
   return eval::loadStencilOfKernel(path, k);
 }
 
