@@ -34,7 +34,7 @@ class CpuLowering {
 public:
   explicit CpuLowering(const CompiledStencil &c)
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition),
-        schedule_(c.sweepPlan.cpu) {}
+        schedule_(c.sweepPlan.cpu), storesAfterLoads_(storeOverwritesLaterRead(s_, linear_)) {}
 
   SweepKernels sweep(int s) {
     SweepKernels k;
@@ -135,8 +135,9 @@ private:
         Node out = store(int(u), s > 0, ValueName::Acc);
         out.planeShift = k;
         // With several planes every store comes after every load, so that the
-        // compiler may share loads between outputs.
-        out.deferred = planes > 1;
+        // compiler may share loads between outputs; an in-place store must not
+        // come before a later update's read of the field it overwrites.
+        out.deferred = planes > 1 || storesAfterLoads_;
         body.push_back(std::move(out));
       }
     }
@@ -279,6 +280,7 @@ private:
       Node out = store(split.update, s > 0, ValueName::Value);
       out.fromPartial = split.slot >= 0;
       out.slot = split.slot;
+      out.deferred = storesAfterLoads_;
       out.scaleShared = split.sharedFactors;
       if (split.sharedFactors)
         out.groups = {split.accumulated.front()}; // whose factors scale the partial sum
@@ -402,6 +404,7 @@ private:
   const LinearStencil &linear_;
   const Decomposition &decomposition_;
   const CpuSchedule &schedule_;
+  const bool storesAfterLoads_; ///< see storeOverwritesLaterRead
 };
 
 } // namespace

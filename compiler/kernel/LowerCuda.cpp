@@ -33,7 +33,8 @@ namespace {
 class CudaLowering {
 public:
   explicit CudaLowering(const CompiledStencil &c)
-      : linear_(c.linear), plans_(c.sweepPlan.gpu.sweeps) {}
+      : linear_(c.linear), plans_(c.sweepPlan.gpu.sweeps),
+        storesAfterLoads_(storeOverwritesLaterRead(*c.stencil, c.linear)) {}
 
   SweepKernels sweep(int s) {
     SweepKernels k;
@@ -64,7 +65,10 @@ private:
       value.pointwise = s == 0;
       value.onChip = onChip;
       body.push_back(std::move(value));
-      body.push_back(store(update.update, s > 0, ValueName::Value));
+      // An in-place store waits for a later update's read of the field it overwrites.
+      Node out = store(update.update, s > 0, ValueName::Value);
+      out.deferred = storesAfterLoads_;
+      body.push_back(std::move(out));
     }
     return body;
   }
@@ -214,7 +218,9 @@ private:
       if (value.fromPartial)
         value.slot = ringSlot.at(update.update);
       stores.push_back(std::move(value));
-      stores.push_back(store(update.update, s > 0, ValueName::Value));
+      Node out = store(update.update, s > 0, ValueName::Value);
+      out.deferred = storesAfterLoads_;
+      stores.push_back(std::move(out));
     }
     Node done = guard(GuardKind::DoneInSpan, Span::March, std::move(stores));
     done.note = "Output plane zo = zi - kDzMax has all its input planes: store it.";
@@ -230,6 +236,7 @@ private:
 
   const LinearStencil &linear_;
   const std::vector<GpuSweepPlan> &plans_;
+  const bool storesAfterLoads_; ///< see storeOverwritesLaterRead
 };
 
 } // namespace

@@ -11,6 +11,10 @@ namespace stencilc::kernel {
 KernelModule lowerCpu(const CompiledStencil &compiled);
 KernelModule lowerCuda(const CompiledStencil &compiled);
 
+/// Whether an update stores over a time field (in place) that a later update of
+/// the stencil reads: then a point's stores must come after all its loads.
+bool storeOverwritesLaterRead(const ir::Stencil &stencil, const LinearStencil &linear);
+
 /// The groups of `groups` (in order) with a point on plane offset dz.
 std::vector<int> groupsOnPlane(const LinearForm &form, const std::vector<int> &groups, int dz);
 
