@@ -30,7 +30,7 @@ bars; wavefields, gathers and images are clipped at the --clip percentile of
 their absolute values (default 99) so weak events show; slices in space keep
 the true aspect ratio. docs/SEISMIC.md §Figures.
 
-  python3 scripts/plot.py build/wave-demo/ete37 [--clip 99] [--figures DIR]
+  python3 scripts/plot.py build/wave-demo/ete37 [--clip 99] [--figures DIR] [--dpi 120]
 
 Needs numpy and matplotlib (Debian: python3-matplotlib). Exit status 2 with a
 message when they are missing, 1 when the directory lacks what it needs.
@@ -110,7 +110,7 @@ def source_position(g):
 
 
 def save(fig, path):
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    fig.savefig(path, bbox_inches="tight")  # at --dpi (savefig.dpi)
     plt.close(fig)
     return path
 
@@ -140,7 +140,7 @@ def draw_velocity(g, v, title, path, sources, limits=None):
     ax.set_ylabel("depth z (m)")
     y = g["origin"][1] + g["spacing"][1] * g["slices"]["xz_y_index"]
     ax.set_title("%s, vertical slice at y = %.0f m" % (title, y))
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower right", fontsize=8, facecolor="0.6")  # grey: the white line shows
     fig.colorbar(im, ax=ax, label="velocity (m/s)", shrink=0.8)
     return save(fig, path)
 
@@ -290,7 +290,7 @@ def plot_rtm_gathers(g, run_dir, out, percentile):
                        load_gather(g, run_dir, "shot_reflections.npy")))
     dt, steps = g["dt"], g["steps"]
     x, dx = receiver_x(g), g["spacing"][0]
-    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 8), sharey=True,
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 7), sharey=True,
                              squeeze=False, constrained_layout=True)
     sx = source_position(g)[0]
     for ax, (title, d) in zip(axes[0], panels):
@@ -311,11 +311,13 @@ def plot_rtm_gathers(g, run_dir, out, percentile):
     return save(fig, os.path.join(out, "shot_gather.png"))
 
 
-def interfaces(g, model):
-    """(x, z) in m of the steps up of more than 100 m/s between cells of each
-    column of an (nz, nx) model slice, at the boundary between the two cells
-    (the rule of examples/rtm/ImageCheck.cpp)."""
-    k, i = np.nonzero(np.diff(model, axis=0) > 100)
+def interfaces(g, model, every):
+    """(x, z) in m of the steps up of more than 100 m/s between cells of every
+    `every`-th column of an (nz, nx) model slice, at the boundary between the
+    two cells (the rule of examples/rtm/ImageCheck.cpp)."""
+    steps = np.zeros(model.shape, dtype=bool)
+    steps[:-1, ::every] = np.diff(model, axis=0)[:, ::every] > 100
+    k, i = np.nonzero(steps)
     return (g["origin"][0] + g["spacing"][0] * i,
             g["origin"][2] + g["spacing"][2] * (k + 0.5))
 
@@ -328,9 +330,10 @@ def plot_rtm_image(g, run_dir, out, percentile):
     fig, ax = plt.subplots(figsize=(7, 7 * nz / nx * 0.8 + 1))
     im = ax.imshow(image, cmap="gray_r", vmin=-clip, vmax=clip, extent=extent(g, 0, 2),
                    aspect="equal", interpolation="bilinear")
-    x, z = interfaces(g, model)
+    # Sparse dots, so that the image's own peaks stay visible between them.
+    x, z = interfaces(g, model, max(1, nx // 25))
     if len(x):
-        ax.plot(x, z, linestyle="none", marker=".", markersize=1.5, color="tab:orange",
+        ax.plot(x, z, linestyle="none", marker=".", markersize=3, color="tab:orange",
                 label="interfaces of the true model")
         ax.legend(loc="lower right", fontsize=8)
     ax.set_xlabel("x (m)")
@@ -369,9 +372,14 @@ def main():
     parser.add_argument("--clip", type=float, default=99.0,
                         help="percentile of |value| at which wavefields, gathers and images "
                              "are clipped (default 99)")
+    parser.add_argument("--dpi", type=int, default=120,
+                        help="pixels per inch of the PNG files (default 120)")
     args = parser.parse_args()
     if not 0 < args.clip <= 100:
         parser.error("--clip %g: a percentile in (0, 100]" % args.clip)
+    if not 20 <= args.dpi <= 600:
+        parser.error("--dpi %d: expected 20 to 600" % args.dpi)
+    plt.rcParams["savefig.dpi"] = args.dpi
     out = args.figures or os.path.join(args.run_dir, "figures")
     # Drawn into a scratch directory beside `out` and moved in only when all
     # succeed, so an error leaves no partial set of figures.
