@@ -188,6 +188,11 @@ int run() {
     throw std::invalid_argument(
         fmt::format("--time {} s is {} steps, fewer than --image-every {}: nothing would be imaged",
                     timeOption.getValue(), steps, imageEveryOption.getValue()));
+  // The figures' shot's wavefield is sliced every `sliceEvery` steps, --snapshots times.
+  const int sliceEvery = snapshotsOption > 0 ? steps / (snapshotsOption + 1) : 0;
+  if (snapshotsOption > 0 && sliceEvery < 1)
+    throw std::invalid_argument(
+        fmt::format("--snapshots {}: more than the {} steps", snapshotsOption.getValue(), steps));
   if (operatorOption == wave::Operator::Fd8) {
     const double limit = wave::fdCourantLimit(stencilDirOption);
     if (courantOption > limit)
@@ -223,14 +228,9 @@ int run() {
   for (int i = sponge; i < n.nx - sponge; ++i)
     receivers.push_back({i, n.ny / 2, depth});
   const double f0 = frequencyOption, t0 = 1.2 / f0;
-  // The figures' shot: the middle one; its wavefield is sliced every
-  // `sliceEvery` steps, --snapshots times.
+  // The figures' shot: the middle one.
   ShotFigures figures;
   figures.shot = shotsOption / 2;
-  const int sliceEvery = steps / (snapshotsOption + 1);
-  if (snapshotsOption > 0 && sliceEvery < 1)
-    throw std::invalid_argument(
-        fmt::format("--snapshots {}: more than the {} steps", snapshotsOption.getValue(), steps));
   std::vector<std::array<int, 3>> sources;
   std::vector<ImageSums> sums(storages.size());
   std::vector<StorageReport> reports(storages.size());
