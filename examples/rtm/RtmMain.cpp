@@ -312,8 +312,8 @@ int run() {
   geometry.dt = dt;
   geometry.steps = steps;
   geometry.snapshotEvery = sliceEvery;
-  const Point &pictured = sources[size_t(figures.shot)];
-  std::copy(pictured.begin(), pictured.end(), geometry.source);
+  const Point &figureSource = sources[size_t(figures.shot)];
+  std::copy(figureSource.begin(), figureSource.end(), geometry.source);
   geometry.receiverDepth = depth;
   geometry.sliceY = n.ny / 2;
   geometry.sliceZ = depth;

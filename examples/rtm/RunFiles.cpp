@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <regex>
+#include <vector>
 
 namespace rtm {
 
@@ -40,6 +42,14 @@ void writeGatherNpy(const std::vector<std::vector<float>> &data, const std::stri
 }
 
 void writeShotFigures(const ShotFigures &figures, const std::string &dir) {
+  // An earlier run's slices would be drawn with this run's geometry: gone first.
+  const std::regex slice(R"(snapshot_\d{5}_xz\.npy)");
+  std::vector<std::filesystem::path> stale;
+  for (const auto &entry : std::filesystem::directory_iterator(dir))
+    if (std::regex_match(entry.path().filename().string(), slice))
+      stale.push_back(entry.path());
+  for (const auto &path : stale)
+    std::filesystem::remove(path);
   writeAtomically(dir + "/shot_gather.npy",
                   [&](const std::string &p) { writeGatherNpy(figures.recorded, p); });
   writeAtomically(dir + "/shot_reflections.npy",

@@ -48,7 +48,8 @@ void writeAtomically(const std::string &path,
 /// Writes [step][receiver] data as a .npy of shape (steps, receivers).
 void writeGatherNpy(const std::vector<std::vector<float>> &data, const std::string &path);
 
-/// Writes the figure files of `figures` (the shot gathers and slices) into `dir`.
+/// Writes the figure files of `figures` (the shot gathers and slices) into
+/// `dir`, removing the slices an earlier run left there.
 void writeShotFigures(const ShotFigures &figures, const std::string &dir);
 
 } // namespace rtm
