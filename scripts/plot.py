@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """plot.py - Figures a geophysicist reads, from a seismic run's .npy files.
 
-Reads the directory a wave run writes (--out): geometry.json (spacing, origin,
-dt, source, receivers, slices; examples/seismic-io/RunGeometry.h) and the
-arrays beside it, and draws into DIR/figures/ (or --figures):
+Reads the directory a wave or rtm run writes (--out): geometry.json (spacing,
+origin, dt, source, receivers, slices; examples/seismic-io/RunGeometry.h) and
+the arrays beside it, and draws into DIR/figures/ (or --figures). From a wave
+run:
 
   velocity.png            the velocity model, vertical slice through the source
                           (velocity_xz.npy), source and receiver line marked
@@ -13,12 +14,23 @@ arrays beside it, and draws into DIR/figures/ (or --figures):
   image.png               with image.npy and model.npy: the migrated image beside
                           the model, same vertical slice
 
+From an rtm run ("program": "rtm"; examples/rtm/RunFiles.h), x-z slices at the
+receivers' y:
+
+  velocity.png            the true model (model.npy), shots and receivers marked
+  migration_velocity.png  the smoothed model the data were migrated in, same colours
+  snapshot_NNNNN_xz.png   the middle shot's wavefield in the true model
+  shot_gather.png         that shot's data as recorded, and the reflections alone
+                          (shot_reflections.npy) that were migrated
+  image.png               the image, the true model's interfaces (steps up of more
+                          than 100 m/s between cells) dotted over it
+
 Axes are in metres and seconds from geometry.json, with labels and colour
 bars; wavefields, gathers and images are clipped at the --clip percentile of
 their absolute values (default 99) so weak events show; slices in space keep
 the true aspect ratio. docs/SEISMIC.md §Figures.
 
-  python3 scripts/plot.py build/wave-demo/ete37 [--clip 99] [--figures DIR]
+  python3 scripts/plot.py build/wave-demo/ete37 [--clip 99] [--figures DIR] [--dpi 120]
 
 Needs numpy and matplotlib (Debian: python3-matplotlib). Exit status 2 with a
 message when they are missing, 1 when the directory lacks what it needs.
@@ -67,6 +79,8 @@ def load_geometry(run_dir):
 def load(path, shape=None):
     try:
         a = np.load(path)
+    except FileNotFoundError:
+        raise PlotError("%s: no such file" % path)
     except (OSError, ValueError) as e:
         raise PlotError("%s: %s" % (path, e))
     if shape is not None and a.shape != tuple(shape):
@@ -96,32 +110,49 @@ def source_position(g):
 
 
 def save(fig, path):
-    fig.savefig(path, dpi=120, bbox_inches="tight")
+    fig.savefig(path, bbox_inches="tight")  # at --dpi (savefig.dpi)
     plt.close(fig)
     return path
+
+
+def receiver_x(g):
+    """x (m) of each receiver: a line along x, `count` points from index[0]."""
+    r = g.get("receivers", {"index": [0, 0, 0], "count": g["shape"][0]})
+    return g["origin"][0] + g["spacing"][0] * (r["index"][0] + np.arange(r["count"]))
+
+
+def draw_velocity(g, v, title, path, sources, limits=None):
+    """A model's x-z slice (nz, nx) in m/s, the sources (x, z in m) and receivers marked."""
+    nx, ny, nz = g["shape"]
+    fig, ax = plt.subplots(figsize=(7, 7 * nz / nx * 0.8 + 1))
+    vmin, vmax = limits if limits else (None, None)
+    im = ax.imshow(v, cmap="viridis", extent=extent(g, 0, 2), aspect="equal",
+                   interpolation="nearest", vmin=vmin, vmax=vmax)
+    ax.plot([x for x, z in sources], [z for x, z in sources], marker="*", markersize=14,
+            color="red", markeredgecolor="white", linestyle="none",
+            label="source" if len(sources) == 1 else "sources")
+    sz = source_position(g)[2]
+    rz = g["origin"][2] + g["spacing"][2] * g["receivers"]["index"][2] if "receivers" in g else sz
+    rx = receiver_x(g)
+    ax.plot(rx, np.full(len(rx), rz), color="white", linewidth=1, linestyle="--",
+            label="receivers")
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("depth z (m)")
+    y = g["origin"][1] + g["spacing"][1] * g["slices"]["xz_y_index"]
+    ax.set_title("%s, vertical slice at y = %.0f m" % (title, y))
+    ax.legend(loc="lower right", fontsize=8, facecolor="0.6")  # grey: the white line shows
+    fig.colorbar(im, ax=ax, label="velocity (m/s)", shrink=0.8)
+    return save(fig, path)
 
 
 def plot_velocity(g, run_dir, out):
     nx, ny, nz = g["shape"]
     v = load(os.path.join(run_dir, "velocity_xz.npy"), (nz, nx))
     sx, sy, sz = source_position(g)
-    fig, ax = plt.subplots(figsize=(7, 7 * nz / nx * 0.8 + 1))
-    im = ax.imshow(v, cmap="viridis", extent=extent(g, 0, 2), aspect="equal",
-                   interpolation="nearest")
-    ax.plot([sx], [sz], marker="*", markersize=14, color="red", markeredgecolor="white",
-            linestyle="none", label="source")
-    rz = g["origin"][2] + g["spacing"][2] * g["receivers"]["index"][2] if "receivers" in g else sz
-    ax.plot(axis(g, 0), np.full(nx, rz), color="white", linewidth=1, linestyle="--",
-            label="receivers")
-    ax.set_xlabel("x (m)")
-    ax.set_ylabel("depth z (m)")
-    ax.set_title("Velocity model, vertical slice at y = %.0f m" % sy)
-    ax.legend(loc="lower right", fontsize=8)
-    fig.colorbar(im, ax=ax, label="velocity (m/s)", shrink=0.8)
-    return save(fig, os.path.join(out, "velocity.png"))
+    return draw_velocity(g, v, "Velocity model", os.path.join(out, "velocity.png"), [(sx, sz)])
 
 
-def plot_snapshots(g, run_dir, out, percentile):
+def plot_snapshots(g, run_dir, out, percentile, what="Wavefield"):
     nx, ny, nz = g["shape"]
     written = []
     for path in sorted(glob.glob(os.path.join(run_dir, "snapshot_*_x[yz].npy"))):
@@ -146,7 +177,7 @@ def plot_snapshots(g, run_dir, out, percentile):
             ax.set_ylabel("y (m)")
             ax.invert_yaxis()  # y up, as on a map
             where = "horizontal slice at depth %.0f m" % sz
-        ax.set_title("Wavefield at t = %.3f s, %s" % (step * g["dt"], where))
+        ax.set_title("%s at t = %.3f s, %s" % (what, step * g["dt"], where))
         fig.colorbar(im, ax=ax, shrink=0.8,
                      label="pressure (arbitrary units), clipped at %g%%" % percentile)
         written.append(save(fig, os.path.join(out, os.path.basename(path)[:-4] + ".png")))
@@ -222,16 +253,133 @@ def plot_image(g, run_dir, out, percentile):
     return save(fig, os.path.join(out, "image.png"))
 
 
+def shot_positions(g):
+    """(x, z) in m of every shot (rtm), or of the one source."""
+    shots = g.get("shots_index", [g["source_index"]])
+    return [(g["origin"][0] + g["spacing"][0] * i, g["origin"][2] + g["spacing"][2] * k)
+            for i, j, k in shots]
+
+
+def load_volume_slice(g, run_dir, name):
+    return vertical_slice(g, load(os.path.join(run_dir, name)), name)
+
+
+def plot_rtm_models(g, run_dir, out):
+    true = load_volume_slice(g, run_dir, "model.npy")
+    written = [draw_velocity(g, true, "True velocity model", os.path.join(out, "velocity.png"),
+                             shot_positions(g))]
+    if os.path.exists(os.path.join(run_dir, "migration_model.npy")):
+        smooth = load_volume_slice(g, run_dir, "migration_model.npy")
+        # The true model's colour range, so that the two compare at a glance.
+        limits = (float(true.min()), float(true.max()))
+        written.append(draw_velocity(g, smooth, "Migration velocity model (smoothed)",
+                                     os.path.join(out, "migration_velocity.png"),
+                                     shot_positions(g), limits))
+    return written
+
+
+def load_gather(g, run_dir, name):
+    steps, count = g["steps"], g["receivers"]["count"]
+    return load(os.path.join(run_dir, name), (steps, count))
+
+
+def plot_rtm_gathers(g, run_dir, out, percentile):
+    panels = [("As recorded (true model)", load_gather(g, run_dir, "shot_gather.npy"))]
+    if os.path.exists(os.path.join(run_dir, "shot_reflections.npy")):
+        panels.append(("Reflections migrated (less the smoothed model's data)",
+                       load_gather(g, run_dir, "shot_reflections.npy")))
+    dt, steps = g["dt"], g["steps"]
+    x, dx = receiver_x(g), g["spacing"][0]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 7), sharey=True,
+                             squeeze=False, constrained_layout=True)
+    sx = source_position(g)[0]
+    for ax, (title, d) in zip(axes[0], panels):
+        clip = clip_of(d, percentile)
+        # Sample t is recorded after step t + 1, at time (t + 1) dt.
+        im = ax.imshow(d, cmap="gray_r", vmin=-clip, vmax=clip, aspect="auto",
+                       extent=[x[0] - dx / 2, x[-1] + dx / 2, (steps + 0.5) * dt, 0.5 * dt],
+                       interpolation="bilinear")
+        ax.axvline(sx, color="red", linewidth=0.8, linestyle=":", label="source x")
+        ax.set_xlabel("receiver x (m)")
+        ax.set_title(title, fontsize=10)
+        ax.legend(loc="lower right", fontsize=8)
+        fig.colorbar(im, ax=ax, shrink=0.8,
+                     label="pressure (arbitrary units), clipped at %g%%" % percentile)
+    axes[0][0].set_ylabel("time (s)")
+    fig.suptitle("Shot gather at x = %.0f m, %d receivers, dt = %.3g ms"
+                 % (sx, len(x), dt * 1e3))
+    return save(fig, os.path.join(out, "shot_gather.png"))
+
+
+def interfaces(g, model, every):
+    """(x, z) in m of the steps up of more than 100 m/s between cells of every
+    `every`-th column of an (nz, nx) model slice, at the boundary between the
+    two cells (the rule of examples/rtm/ImageCheck.cpp)."""
+    steps = np.zeros(model.shape, dtype=bool)
+    steps[:-1, ::every] = np.diff(model, axis=0)[:, ::every] > 100
+    k, i = np.nonzero(steps)
+    return (g["origin"][0] + g["spacing"][0] * i,
+            g["origin"][2] + g["spacing"][2] * (k + 0.5))
+
+
+def plot_rtm_image(g, run_dir, out, percentile):
+    image = load_volume_slice(g, run_dir, "image.npy")
+    model = load_volume_slice(g, run_dir, "model.npy")
+    clip = clip_of(image, percentile)
+    nx, ny, nz = g["shape"]
+    fig, ax = plt.subplots(figsize=(7, 7 * nz / nx * 0.8 + 1))
+    im = ax.imshow(image, cmap="gray_r", vmin=-clip, vmax=clip, extent=extent(g, 0, 2),
+                   aspect="equal", interpolation="bilinear")
+    # Sparse dots, so that the image's own peaks stay visible between them.
+    x, z = interfaces(g, model, max(1, nx // 25))
+    if len(x):
+        ax.plot(x, z, linestyle="none", marker=".", markersize=3, color="tab:orange",
+                label="interfaces of the true model")
+        ax.legend(loc="lower right", fontsize=8)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("depth z (m)")
+    y = g["origin"][1] + g["spacing"][1] * g["slices"]["xz_y_index"]
+    ax.set_title("Migrated image, %d shots, vertical slice at y = %.0f m"
+                 % (len(shot_positions(g)), y))
+    fig.colorbar(im, ax=ax, shrink=0.8,
+                 label="image (arbitrary units), clipped at %g%%" % percentile)
+    return save(fig, os.path.join(out, "image.png"))
+
+
+def draw_rtm(g, run_dir, out, percentile):
+    written = plot_rtm_models(g, run_dir, out)
+    what = "Shot at x = %.0f m, true model" % source_position(g)[0]
+    written += plot_snapshots(g, run_dir, out, percentile, what)
+    written.append(plot_rtm_gathers(g, run_dir, out, percentile))
+    written.append(plot_rtm_image(g, run_dir, out, percentile))
+    return written
+
+
+def draw_wave(g, run_dir, out, percentile):
+    written = [plot_velocity(g, run_dir, out)]
+    written += plot_snapshots(g, run_dir, out, percentile)
+    written.append(plot_seismogram(g, run_dir, out, percentile))
+    image = plot_image(g, run_dir, out, percentile)
+    if image:
+        written.append(image)
+    return written
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("run_dir", help="a wave (or imaging) run's --out directory")
+    parser.add_argument("run_dir", help="a wave or rtm run's --out directory")
     parser.add_argument("--figures", help="where the PNG files go (default RUN_DIR/figures)")
     parser.add_argument("--clip", type=float, default=99.0,
                         help="percentile of |value| at which wavefields, gathers and images "
                              "are clipped (default 99)")
+    parser.add_argument("--dpi", type=int, default=120,
+                        help="pixels per inch of the PNG files (default 120)")
     args = parser.parse_args()
     if not 0 < args.clip <= 100:
         parser.error("--clip %g: a percentile in (0, 100]" % args.clip)
+    if not 20 <= args.dpi <= 600:
+        parser.error("--dpi %d: expected 20 to 600" % args.dpi)
+    plt.rcParams["savefig.dpi"] = args.dpi
     out = args.figures or os.path.join(args.run_dir, "figures")
     # Drawn into a scratch directory beside `out` and moved in only when all
     # succeed, so an error leaves no partial set of figures.
@@ -244,12 +392,11 @@ def main():
         sys.stderr.write("plot.py: error: %s\n" % e)
         return 1
     try:
-        written = [plot_velocity(g, args.run_dir, scratch)]
-        written += plot_snapshots(g, args.run_dir, scratch, args.clip)
-        written.append(plot_seismogram(g, args.run_dir, scratch, args.clip))
-        image = plot_image(g, args.run_dir, scratch, args.clip)
-        if image:
-            written.append(image)
+        program = g.get("program", "wave")
+        if program not in ("wave", "rtm"):
+            raise PlotError("geometry.json: program '%s': expected wave or rtm" % program)
+        draw = draw_rtm if program == "rtm" else draw_wave
+        written = draw(g, args.run_dir, scratch, args.clip)
         for path in written:
             os.replace(path, os.path.join(out, os.path.basename(path)))
     except (PlotError, OSError) as e:

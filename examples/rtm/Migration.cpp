@@ -78,6 +78,8 @@ public:
         options_.run);
     report_.forwardSeconds += secondsSince(start);
     ++report_.forwardSteps;
+    if (options_.progress)
+      options_.progress->advanceBy(1);
   }
 
   void adjointStep(int m) {
@@ -85,6 +87,8 @@ public:
     adjoint_.step(at(shot_.receivers, shot_.data[size_t(m - 1)]), options_.run);
     report_.adjointSeconds += secondsSince(start);
     ++report_.adjointSteps;
+    if (options_.progress)
+      options_.progress->advanceBy(1);
   }
 
   bool imaged(int m) const { return m % options_.imageEvery == 0; }
@@ -211,13 +215,18 @@ void withRevolve(ShotRun &run, const MigrationOptions &o, StorageReport &report)
 } // namespace
 
 std::vector<std::vector<float>> modelShot(wave::Propagator &forward, const Shot &shot, int steps,
-                                          const rt::RunOptions &run) {
+                                          const rt::RunOptions &run, rt::Progress *progress,
+                                          const AfterStep &afterStep) {
   forward.reset();
   std::vector<std::vector<float>> data(static_cast<size_t>(steps));
   for (int n = 0; n < steps; ++n) {
     forward.step({{shot.source[0], shot.source[1], shot.source[2], shot.wavelet[size_t(n)]}}, run);
     for (const Point &r : shot.receivers)
       data[size_t(n)].push_back(forward.current()(r[0], r[1], r[2]));
+    if (afterStep)
+      afterStep(n + 1, forward.current());
+    if (progress)
+      progress->advanceBy(1);
   }
   return data;
 }

@@ -22,7 +22,10 @@
 
 #include "Propagator.h"
 
+#include "stencilc/Progress.h"
+
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -70,6 +73,7 @@ struct MigrationOptions {
   int checkpoints = 0;     ///< revolve: slots, the initial state's included
   std::string snapshotDir; ///< disk
   rt::RunOptions run;
+  rt::Progress *progress = nullptr; ///< advanced by one for each forward and adjoint step
 };
 
 /// Migrates `shot` with the forward and adjoint propagators of the same
@@ -78,8 +82,14 @@ struct MigrationOptions {
 void migrateShot(wave::Propagator &forward, wave::Propagator &adjoint, const Shot &shot,
                  const MigrationOptions &options, ImageSums &sums, StorageReport &report);
 
-/// The forward modelling of a shot: what its receivers record after each step.
+/// Called after forward step `step` (from 1) with the wavefield it made.
+using AfterStep = std::function<void(int step, const rt::Grid<float> &u)>;
+
+/// The forward modelling of a shot: what its receivers record after each
+/// step. Advances `progress` (if any) by one a step.
 std::vector<std::vector<float>> modelShot(wave::Propagator &forward, const Shot &shot, int steps,
-                                          const rt::RunOptions &run);
+                                          const rt::RunOptions &run,
+                                          rt::Progress *progress = nullptr,
+                                          const AfterStep &afterStep = {});
 
 } // namespace rtm

@@ -10,16 +10,21 @@
 // example's stencils. Each storage strategy named migrates every shot; their
 // images must be equal bit for bit, and the run reports the memory and time
 // of each. Writes model.npy (the true velocity) and image.npy, both indexed
-// like the grid with depth last, into --out (docs/SEISMIC.md §Reverse-time migration).
+// like the grid with depth last, into --out, and beside them what
+// scripts/plot.py draws the run's figures from (RunFiles.h; docs/SEISMIC.md
+// §Reverse-time migration). A progress line on stderr when it is a terminal.
 //
 //===----------------------------------------------------------------------===//
 #include "Imaging.h"
 #include "Migration.h"
 #include "RtmModel.h"
+#include "RunFiles.h"
 
 #include "Model.h"
 #include "Propagator.h"
+#include "RunGeometry.h"
 
+#include "stencilc/Progress.h"
 #include "stencilc/Revolve.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -73,8 +78,14 @@ cl::opt<std::string> snapshotDirOption("snapshot-dir",
                                        cl::desc("disk: where snapshot files go (default: "
                                                 "<out>/snapshots); removed after each shot"),
                                        cl::init(""));
-cl::opt<std::string> outOption("out", cl::desc("Directory for model.npy and image.npy"),
+cl::opt<std::string> outOption("out",
+                               cl::desc("Directory for model.npy, image.npy and the files "
+                                        "scripts/plot.py draws from"),
                                cl::init("rtm-out"));
+cl::opt<int> snapshotsOption("snapshots",
+                             cl::desc("Wavefield slices of the middle shot in the true model, "
+                                      "evenly spaced in time (snapshot_NNNNN_xz.npy)"),
+                             cl::init(3));
 cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, blocked, planes"),
                                    cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir",
@@ -125,16 +136,19 @@ void checkWritable(const std::string &dir, const char *option) {
 }
 
 /// Writes through a temporary file, so that a failed run leaves no partial file.
-void writeAtomically(const rt::Grid<float> &grid, const std::string &path) {
-  const std::string tmp = path + ".partial";
-  try {
-    writeDepthLastNpy(grid, tmp);
-    fs::rename(tmp, path);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw;
-  }
+void writeVolume(const rt::Grid<float> &grid, const std::string &path) {
+  writeAtomically(path, [&](const std::string &tmp) { writeDepthLastNpy(grid, tmp); });
+}
+
+/// Forward and adjoint steps of the whole run, for the progress line: each
+/// shot is modelled twice and migrated once per storage; Revolve recomputes
+/// its minimal number of forward steps beyond the turns.
+long totalSteps(const std::vector<Storage> &storages, int steps, int shots, int checkpoints) {
+  long perShot = 2L * steps;
+  for (Storage s : storages)
+    perShot +=
+        2L * steps + (s == Storage::Revolve ? rt::revolveMinimalAdvances(steps, checkpoints) : 0);
+  return perShot * shots;
 }
 
 std::string megabytes(size_t bytes) { return fmt::format("{:.1f} MB", bytes / 1e6); }
@@ -149,6 +163,8 @@ int run() {
     throw std::invalid_argument("--image-every must be at least 1");
   if (smoothingOption < 0)
     throw std::invalid_argument("--smoothing must not be negative");
+  if (snapshotsOption < 0)
+    throw std::invalid_argument("--snapshots must not be negative");
   if (checkpointsOption < 1)
     throw std::invalid_argument("--checkpoints must be at least 1 (got " +
                                 std::to_string(checkpointsOption) + ")");
@@ -172,6 +188,11 @@ int run() {
     throw std::invalid_argument(
         fmt::format("--time {} s is {} steps, fewer than --image-every {}: nothing would be imaged",
                     timeOption.getValue(), steps, imageEveryOption.getValue()));
+  // The figures' shot's wavefield is sliced every `sliceEvery` steps, --snapshots times.
+  const int sliceEvery = snapshotsOption > 0 ? steps / (snapshotsOption + 1) : 0;
+  if (snapshotsOption > 0 && sliceEvery < 1)
+    throw std::invalid_argument(
+        fmt::format("--snapshots {}: more than the {} steps", snapshotsOption.getValue(), steps));
   if (operatorOption == wave::Operator::Fd8) {
     const double limit = wave::fdCourantLimit(stencilDirOption);
     if (courantOption > limit)
@@ -207,28 +228,50 @@ int run() {
   for (int i = sponge; i < n.nx - sponge; ++i)
     receivers.push_back({i, n.ny / 2, depth});
   const double f0 = frequencyOption, t0 = 1.2 / f0;
+  // The figures' shot: the middle one.
+  ShotFigures figures;
+  figures.shot = shotsOption / 2;
+  std::vector<std::array<int, 3>> sources;
   std::vector<ImageSums> sums(storages.size());
   std::vector<StorageReport> reports(storages.size());
   for (size_t s = 0; s < storages.size(); ++s)
     reports[s].storage = storages[s];
   double modellingSeconds = 0;
   const rt::RunOptions runOptions{*variant};
+  rt::Progress progress("rtm", totalSteps(storages, steps, shotsOption, checkpointsOption),
+                        "steps");
   for (int shot = 0; shot < shotsOption; ++shot) {
     Shot sh;
     const int sx = sponge + (n.nx - 2 * sponge) * (2 * shot + 1) / (2 * shotsOption);
     sh.source = {sx, n.ny / 2, depth};
+    sources.push_back(sh.source);
     const double v = vSmooth(sx, n.ny / 2, depth);
     for (int m = 0; m < steps; ++m) // δ(x) on the grid is 1/h³ at one point
       sh.wavelet.push_back(dt * dt * v * v / (h * h * h) * wave::ricker(m * dt, f0, t0));
     sh.receivers = receivers;
     // The reflections alone: the data in the true model less those in the background.
     const auto start = Clock::now();
-    sh.data = modelShot(*inTrue, sh, steps, runOptions);
-    const auto direct = modelShot(*inSmooth, sh, steps, runOptions);
+    const bool pictured = shot == figures.shot;
+    AfterStep slice;
+    if (pictured && snapshotsOption > 0)
+      slice = [&](int step, const rt::Grid<float> &u) {
+        if (step % sliceEvery == 0 && step / sliceEvery <= snapshotsOption)
+          figures.slices.emplace_back(step, xzSlice(u, n.ny / 2));
+      };
+    sh.data = modelShot(*inTrue, sh, steps, runOptions, &progress, slice);
+    const auto direct = modelShot(*inSmooth, sh, steps, runOptions, &progress);
     modellingSeconds += std::chrono::duration<double>(Clock::now() - start).count();
     for (int m = 0; m < steps; ++m)
       for (size_t r = 0; r < receivers.size(); ++r)
         sh.data[size_t(m)][r] -= direct[size_t(m)][r];
+    if (pictured) {
+      for (int m = 0; m < steps; ++m) {
+        figures.reflections.push_back(sh.data[size_t(m)]);
+        figures.recorded.push_back(sh.data[size_t(m)]);
+        for (size_t r = 0; r < receivers.size(); ++r)
+          figures.recorded.back()[r] += direct[size_t(m)][r];
+      }
+    }
     for (size_t s = 0; s < storages.size(); ++s) {
       MigrationOptions o;
       o.storage = storages[s];
@@ -237,8 +280,10 @@ int run() {
       o.checkpoints = checkpointsOption;
       o.snapshotDir = snapshotDir;
       o.run = runOptions;
+      o.progress = &progress;
       migrateShot(*inSmooth, *adjoint, sh, o, sums[s], reports[s]);
     }
+    progress.finish(); // erased, so that the line below starts clean on a terminal
     fmt::print("rtm: shot {}/{} at x = {} migrated\n", shot + 1, shotsOption.getValue(), sx);
     std::fflush(stdout);
   }
@@ -261,8 +306,27 @@ int run() {
     largest = std::max(largest, double(std::abs(images[0](i, j, k))));
   });
   fmt::print("largest |image| {:.3e}\n", largest);
-  writeAtomically(vTrue, out + "/model.npy");
-  writeAtomically(images[0], out + "/image.npy");
+  // The figures' files first, the image last: a run that fails leaves no image.
+  seisio::RunGeometry geometry;
+  geometry.grid = seisio::Geometry{n.nx, n.ny, n.nz, h, h, h};
+  geometry.dt = dt;
+  geometry.steps = steps;
+  geometry.snapshotEvery = sliceEvery;
+  const Point &figureSource = sources[size_t(figures.shot)];
+  std::copy(figureSource.begin(), figureSource.end(), geometry.source);
+  geometry.receiverDepth = depth;
+  geometry.sliceY = n.ny / 2;
+  geometry.sliceZ = depth;
+  geometry.program = "rtm";
+  geometry.receiverFirst = receivers.front()[0];
+  geometry.receiverCount = int(receivers.size());
+  geometry.volumeAxes = "xyz";
+  geometry.shots = sources;
+  seisio::writeRunGeometry(out + "/geometry.json", geometry);
+  writeVolume(vSmooth, out + "/migration_model.npy");
+  writeShotFigures(figures, out);
+  writeVolume(vTrue, out + "/model.npy");
+  writeVolume(images[0], out + "/image.npy");
 
   // Cost: a shot against two forward runs at this strategy's own forward
   // step time (the machine may be shared: each row is timed against itself).
@@ -293,9 +357,11 @@ int run() {
   }
   if (images.size() > 1)
     fmt::print("the images of every storage strategy are bit-identical\n");
-  fmt::print("wrote {}/model.npy (true velocity) and {}/image.npy (the image), shape (nx, ny, "
-             "nz) = ({}, {}, {}), depth last\n",
-             out, out, n.nx, n.ny, n.nz);
+  fmt::print("wrote {}/model.npy (true velocity), migration_model.npy (the smoothed one) and "
+             "image.npy (the image), shape (nx, ny, nz) = ({}, {}, {}), depth last; "
+             "shot_gather.npy and shot_reflections.npy (shot {}, (steps, receivers)), {} "
+             "snapshot_*_xz.npy and geometry.json for scripts/plot.py\n",
+             out, n.nx, n.ny, n.nz, figures.shot + 1, figures.slices.size());
   return 0;
 }
 

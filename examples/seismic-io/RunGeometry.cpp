@@ -16,8 +16,18 @@ void writeRunGeometry(const std::string &path, const RunGeometry &r) {
     return fmt::format("[{:.17g}, {:.17g}, {:.17g}]", g.x0 + i * g.dx, g.y0 + j * g.dy,
                        g.z0 + k * g.dz);
   };
+  std::string optional;
+  if (!r.volumeAxes.empty())
+    optional += fmt::format("  \"volume_axes\": \"{}\",\n", r.volumeAxes);
+  if (!r.shots.empty()) {
+    std::string list;
+    for (const auto &s : r.shots)
+      list += fmt::format("{}[{}, {}, {}]", list.empty() ? "" : ", ", s[0], s[1], s[2]);
+    optional += fmt::format("  \"shots_index\": [{}],\n", list);
+  }
   const std::string text = fmt::format(
       "{{\n"
+      "  \"program\": \"{}\",\n"
       "  \"units\": {{\"length\": \"m\", \"time\": \"s\", \"velocity\": \"m/s\"}},\n"
       "  \"shape\": [{}, {}, {}],\n"
       "  \"spacing\": [{:.17g}, {:.17g}, {:.17g}],\n"
@@ -27,13 +37,16 @@ void writeRunGeometry(const std::string &path, const RunGeometry &r) {
       "  \"snapshot_every\": {},\n"
       "  \"source_index\": [{}, {}, {}],\n"
       "  \"source\": {},\n"
-      "  \"receivers\": {{\"axis\": \"x\", \"count\": {}, \"index\": [0, {}, {}], \"first\": "
+      "{}"
+      "  \"receivers\": {{\"axis\": \"x\", \"count\": {}, \"index\": [{}, {}, {}], \"first\": "
       "{}}},\n"
       "  \"slices\": {{\"xz_y_index\": {}, \"xy_z_index\": {}}}\n"
       "}}\n",
-      g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, g.x0, g.y0, g.z0, r.dt, r.steps, r.snapshotEvery,
-      r.source[0], r.source[1], r.source[2], at(r.source[0], r.source[1], r.source[2]), g.nx,
-      r.source[1], r.receiverDepth, at(0, r.source[1], r.receiverDepth), r.sliceY, r.sliceZ);
+      r.program, g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, g.x0, g.y0, g.z0, r.dt, r.steps,
+      r.snapshotEvery, r.source[0], r.source[1], r.source[2],
+      at(r.source[0], r.source[1], r.source[2]), optional,
+      r.receiverCount > 0 ? r.receiverCount : g.nx, r.receiverFirst, r.source[1], r.receiverDepth,
+      at(r.receiverFirst, r.source[1], r.receiverDepth), r.sliceY, r.sliceZ);
   const std::string part = path + ".part";
   {
     std::ofstream os(part);

@@ -11,19 +11,27 @@
 #include "Geometry.h"
 #include "SegyGather.h"
 
+#include <array>
 #include <string>
+#include <vector>
 
 namespace seisio {
 
 struct RunGeometry {
   Geometry grid;
-  double dt = 0;         ///< seconds per step
-  int steps = 0;         ///< steps taken (rows of the seismogram)
-  int snapshotEvery = 0; ///< steps between snapshots
-  int source[3] = {};    ///< grid indices of the source
-  int receiverDepth = 0; ///< z index of the receiver line (along x, through the source)
-  int sliceY = 0;        ///< y index of the *_xz slices
-  int sliceZ = 0;        ///< z index of the *_xy slices
+  double dt = 0;                ///< seconds per step
+  int steps = 0;                ///< steps taken (rows of the seismogram)
+  int snapshotEvery = 0;        ///< steps between snapshots
+  int source[3] = {};           ///< grid indices of the source
+  int receiverDepth = 0;        ///< z index of the receiver line (along x, through the source)
+  int sliceY = 0;               ///< y index of the *_xz slices
+  int sliceZ = 0;               ///< z index of the *_xy slices
+  std::string program = "wave"; ///< what wrote the run: what scripts/plot.py draws from it
+  int receiverFirst = 0;        ///< x index of the first receiver
+  int receiverCount = 0;        ///< receivers along x, one a point; 0: one at every x
+  // `{}`: a brace-initialised RunGeometry may leave these out without a warning.
+  std::string volumeAxes{}; ///< "xyz": 3D arrays are (nx, ny, nz); empty: (nz, ny, nx)
+  std::vector<std::array<int, 3>> shots{}; ///< every shot's source indices, when several
 };
 
 /// Writes `run` as JSON to `path` (whole, or not at all); throws

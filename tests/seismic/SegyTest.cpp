@@ -322,8 +322,32 @@ TEST_F(SegyTest, RunGeometryIsWrittenWhole) {
   const std::string text{std::istreambuf_iterator<char>(is), {}};
   EXPECT_NE(text.find("\"spacing\": [12.5, 25, 6.25]"), std::string::npos) << text;
   EXPECT_NE(text.find("\"source\": [1025, -250.5, 30]"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"program\": \"wave\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("volume_axes"), std::string::npos) << text; // only when set
+  EXPECT_EQ(text.find("shots_index"), std::string::npos) << text;
   EXPECT_FALSE(fs::exists(path("geometry.json.part")));
   EXPECT_THROW(writeRunGeometry(path("missing/geometry.json"), run), std::runtime_error);
+}
+
+TEST_F(SegyTest, RunGeometryOfAnImagingRun) {
+  RunGeometry run;
+  run.grid = sampleGeometry();
+  run.program = "rtm";
+  run.receiverFirst = 2;
+  run.receiverCount = 3;
+  run.receiverDepth = 1;
+  run.volumeAxes = "xyz";
+  run.shots = {{1, 0, 1}, {3, 0, 1}};
+  writeRunGeometry(path("geometry.json"), run);
+  std::ifstream is(path("geometry.json"));
+  const std::string text{std::istreambuf_iterator<char>(is), {}};
+  EXPECT_NE(text.find("\"program\": \"rtm\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"volume_axes\": \"xyz\",\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"shots_index\": [[1, 0, 1], [3, 0, 1]],\n"), std::string::npos) << text;
+  // Receiver 0 at index (2, 0, 1): (1000 + 2 * 12.5, -250.5, 30 + 6.25) m.
+  EXPECT_NE(text.find("\"count\": 3, \"index\": [2, 0, 1], \"first\": [1025, -250.5, 36.25]"),
+            std::string::npos)
+      << text;
 }
 
 } // namespace

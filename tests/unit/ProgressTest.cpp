@@ -55,6 +55,22 @@ TEST(Progress, DisabledWritesOnlyNotes) {
   std::fclose(f);
 }
 
+TEST(Progress, AdvanceByCountsFromWhereItWas) {
+  std::FILE *f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  {
+    Progress p("rtm", 10, "steps", f, false);
+    p.advanceBy(3);
+    p.advanceBy(4);
+    EXPECT_EQ(p.done(), 7);
+    p.advance(9);
+    p.advanceBy(1);
+    EXPECT_EQ(p.done(), 10);
+  }
+  EXPECT_EQ(contents(f), ""); // disabled: nothing drawn
+  std::fclose(f);
+}
+
 TEST(Progress, EnabledRewritesOneLineAndErasesIt) {
   std::FILE *f = std::tmpfile();
   ASSERT_NE(f, nullptr);

@@ -5,8 +5,8 @@
 // rewritten in place on stderr at most four times a second, and only when
 // stderr is a terminal: a log file or a pipe gets nothing from it, so output
 // that is kept stays clean. note() prints a whole line (to the terminal or
-// not) without mangling the progress line. Used by the wave example's time
-// loop and `stencilc bench --search` (docs/SEISMIC.md, docs/PERFORMANCE.md).
+// not) without mangling the progress line. Used by the wave and rtm examples'
+// time loops and `stencilc bench --search` (docs/SEISMIC.md, docs/PERFORMANCE.md).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -76,6 +76,10 @@ public:
     lastDraw_ = now;
     draw();
   }
+
+  /// `steps` more of the total are finished (a loop that counts in several places).
+  void advanceBy(long steps) { advance(done_ + steps); }
+  long done() const { return done_; }
 
   /// Prints `line` whole, keeping the progress line below it.
   void note(const std::string &line) {
