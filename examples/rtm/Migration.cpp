@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace rtm {
@@ -182,21 +183,78 @@ void onDisk(ShotRun &run, const MigrationOptions &o, StorageReport &report) {
   report.peakBytes = std::max(report.peakBytes, shape.points() * sizeof(float));
 }
 
+/// Revolve's checkpoint slots: two levels of u (the current one and the one
+/// before) per slot, in memory or, with a checkpoint directory, in snapshot
+/// files (SnapshotFile.h: their header and checksum are checked on read).
+class CheckpointSlots {
+public:
+  CheckpointSlots(const MigrationOptions &o, const SnapshotShape &shape, StorageReport &report)
+      : dir_(o.checkpointDir), shape_(shape), report_(report), held_(size_t(o.checkpoints)) {
+    const size_t stateBytes = 2 * shape.points() * sizeof(float);
+    if (dir_.empty())
+      report.peakBytes = std::max(report.peakBytes, size_t(o.checkpoints) * stateBytes);
+    else
+      report.diskBytes = size_t(o.checkpoints) * 2 * (kSnapshotHeaderBytes + stateBytes / 2);
+  }
+  CheckpointSlots(const CheckpointSlots &) = delete;
+  CheckpointSlots &operator=(const CheckpointSlots &) = delete;
+  /// The files are this shot's alone: removed when it ends, also on an error.
+  ~CheckpointSlots() {
+    for (const std::string &p : written_) {
+      std::error_code ignored;
+      std::filesystem::remove(p, ignored);
+    }
+  }
+
+  void take(int slot, int state, wave::Propagator &f) {
+    if (dir_.empty()) {
+      held_[size_t(slot)] = {interiorOf(f.current()), interiorOf(f.previous())};
+      return;
+    }
+    const auto start = Clock::now();
+    for (int level = 0; level < 2; ++level) {
+      const std::string p = path(slot, level);
+      writeSnapshotFile(p, shape_, state, interiorOf(level == 0 ? f.current() : f.previous()));
+      written_.insert(p);
+    }
+    report_.ioSeconds += secondsSince(start);
+  }
+
+  void restore(int slot, int state, wave::Propagator &f) {
+    if (dir_.empty()) {
+      setInterior(f.current(), held_[size_t(slot)].first);
+      setInterior(f.previous(), held_[size_t(slot)].second);
+      return;
+    }
+    const auto start = Clock::now();
+    for (int level = 0; level < 2; ++level) {
+      readSnapshotFile(path(slot, level), shape_, state, buffer_);
+      setInterior(level == 0 ? f.current() : f.previous(), buffer_);
+    }
+    report_.readSeconds += secondsSince(start);
+  }
+
+private:
+  std::string path(int slot, int level) const {
+    return fmt::format("{}/checkpoint_{:03d}_{}.bin", dir_, slot, level == 0 ? "u" : "u_prev");
+  }
+
+  std::string dir_;
+  SnapshotShape shape_;
+  StorageReport &report_;
+  std::vector<std::pair<std::vector<float>, std::vector<float>>> held_;
+  std::set<std::string> written_;
+  std::vector<float> buffer_;
+};
+
 void withRevolve(ShotRun &run, const MigrationOptions &o, StorageReport &report) {
   wave::Propagator &f = run.forward();
-  // A state is u at two levels: the current one and the one before.
-  std::vector<std::pair<std::vector<float>, std::vector<float>>> slots(size_t(o.checkpoints));
-  const size_t stateBytes = 2 * interiorOf(f.current()).size() * sizeof(float);
-  report.peakBytes = std::max(report.peakBytes, size_t(o.checkpoints) * stateBytes);
+  const SnapshotShape shape{f.current().nx(), f.current().ny(), f.current().nz()};
+  CheckpointSlots slots(o, shape, report);
   for (const rt::RevolveStep &a : rt::revolveSchedule(o.steps, o.checkpoints)) {
     switch (a.action) {
-    case rt::RevolveAction::Takeshot:
-      slots[size_t(a.slot)] = {interiorOf(f.current()), interiorOf(f.previous())};
-      break;
-    case rt::RevolveAction::Restore:
-      setInterior(f.current(), slots[size_t(a.slot)].first);
-      setInterior(f.previous(), slots[size_t(a.slot)].second);
-      break;
+    case rt::RevolveAction::Takeshot: slots.take(a.slot, a.state, f); break;
+    case rt::RevolveAction::Restore: slots.restore(a.slot, a.state, f); break;
     case rt::RevolveAction::Advance:
       for (int m = a.from + 1; m <= a.state; ++m)
         run.forwardStep(m);

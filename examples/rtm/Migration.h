@@ -58,7 +58,7 @@ struct StorageReport {
   long long forwardSteps = 0, adjointSteps = 0;
   double forwardSeconds = 0, adjointSeconds = 0; ///< in the steps alone
   size_t peakBytes = 0;                          ///< wavefield storage held in memory at once
-  size_t diskBytes = 0;                          ///< disk: snapshot files written per shot
+  size_t diskBytes = 0; ///< disk: snapshot files written per shot; revolve: checkpoint files
 };
 
 /// The image terms summed over shots, over the grid's interior (x fastest).
@@ -72,6 +72,9 @@ struct MigrationOptions {
   int imageEvery = 1;
   int checkpoints = 0;     ///< revolve: slots, the initial state's included
   std::string snapshotDir; ///< disk
+  /// revolve: where the checkpoints go, a file per level and slot (removed
+  /// after the shot); empty: held in memory.
+  std::string checkpointDir;
   rt::RunOptions run;
   rt::Progress *progress = nullptr; ///< advanced by one for each forward and adjoint step
 };

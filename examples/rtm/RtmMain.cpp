@@ -31,6 +31,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -78,6 +79,11 @@ cl::opt<std::string> snapshotDirOption("snapshot-dir",
                                        cl::desc("disk: where snapshot files go (default: "
                                                 "<out>/snapshots); removed after each shot"),
                                        cl::init(""));
+cl::opt<std::string> checkpointDirOption(
+    "checkpoint-dir",
+    cl::desc("revolve: keep the checkpoints in files there instead of in memory (removed after "
+             "each shot)"),
+    cl::init(""));
 cl::opt<std::string> outOption("out",
                                cl::desc("Directory for model.npy, image.npy and the files "
                                         "scripts/plot.py draws from"),
@@ -206,9 +212,16 @@ int run() {
       snapshotDirOption.empty() ? out + "/snapshots" : snapshotDirOption.getValue();
   // Every directory is checked before anything runs; image.npy comes last.
   checkWritable(out, "--out");
-  for (Storage s : storages)
+  for (Storage s : storages) {
     if (s == Storage::Disk)
       checkWritable(snapshotDir, "--snapshot-dir");
+    if (s == Storage::Revolve && !checkpointDirOption.empty())
+      checkWritable(checkpointDirOption, "--checkpoint-dir");
+  }
+  if (!checkpointDirOption.empty() &&
+      std::find(storages.begin(), storages.end(), Storage::Revolve) == storages.end())
+    throw std::invalid_argument("--checkpoint-dir " + checkpointDirOption.getValue() +
+                                ": only the revolve storage keeps checkpoints");
 
   const rt::Grid<float> damping =
       wave::spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, wave::kHalo}, sponge);
@@ -279,6 +292,7 @@ int run() {
       o.imageEvery = imageEveryOption;
       o.checkpoints = checkpointsOption;
       o.snapshotDir = snapshotDir;
+      o.checkpointDir = checkpointDirOption;
       o.run = runOptions;
       o.progress = &progress;
       migrateShot(*inSmooth, *adjoint, sh, o, sums[s], reports[s]);
@@ -354,6 +368,11 @@ int run() {
                  "(Revolve's minimum t·n − β(s+1, t−1) = {})\n",
                  checkpointsOption.getValue(), r.forwardSteps / shotsOption - steps,
                  rt::revolveMinimalAdvances(steps, checkpointsOption));
+    if (r.storage == Storage::Revolve && !checkpointDirOption.empty())
+      fmt::print("         revolve: checkpoints in {}, {} of files; writing {:.2f} s, reading "
+                 "{:.2f} s\n",
+                 checkpointDirOption.getValue(), megabytes(r.diskBytes), r.ioSeconds,
+                 r.readSeconds);
   }
   if (images.size() > 1)
     fmt::print("the images of every storage strategy are bit-identical\n");
