@@ -17,6 +17,10 @@
 // interior, as overlapped halo exchange splits a step) give the whole-grid
 // step; a box outside the extent is refused.
 //
+// Temporal blocking: every kernel that steps in time, each box of a time-tiled
+// pass one launch on a region, equals single launches bit for bit
+// (TimeTilingCheck.h).
+//
 //===----------------------------------------------------------------------===//
 #include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
@@ -24,6 +28,7 @@
 
 #include "KernelComparison.h"
 #include "StencilOfKernel.h"
+#include "TimeTilingCheck.h"
 
 #include <stencilc/KernelData.h>
 #include <stencilc/cuda/Cuda.h>
@@ -268,6 +273,46 @@ TEST(CudaKernelLaunch, PinnedPlanRefusesASmallBudget) {
   }
   EXPECT_EQ(checked, 2);
 }
+
+//===----------------------------------------------------------------------===//
+// Temporal blocking
+//===----------------------------------------------------------------------===//
+
+/// The kernels whose outputs advance time levels.
+std::vector<const CudaKernel *> tileableKernels() {
+  std::vector<const CudaKernel *> out;
+  for (const CudaKernel &k : allKernels()) {
+    const std::vector<const rt::KernelInfo *> cpu = kerneltest::tileableKernels({&k.info()});
+    if (!cpu.empty())
+      out.push_back(&k);
+  }
+  return out;
+}
+
+class CudaTimeTiled : public testing::TestWithParam<const CudaKernel *> {};
+
+// rt::runTimeTiledBoxes with each box one launch of the CUDA kernel on a region (one stream:
+// the tiles of a diagonal one after another), every variant, small blocks that leave partial
+// blocks and z chunks in every box: T = 1, 2, 3 and 5 equal single launches bit for bit, and
+// those match the reference evaluator (TimeTilingCheck.h).
+TEST_P(CudaTimeTiled, EqualsSingleStepsBitForBit) {
+  const CudaKernel &kernel = *GetParam();
+  const rt::KernelInfo &info = kernel.info();
+  const ir::Stencil stencil = kerneltest::stencilOfKernel(info);
+  std::vector<kerneltest::BoxLauncher> launchers;
+  for (int v = 0; v < kVariantCount; ++v)
+    launchers.push_back({kernel.variantName(v), regionCall(kernel, {v, 8, 4, 3, 0, std::nullopt}),
+                         rt::TileConcurrency::Serial});
+  if (std::string(info.elemType) == "float")
+    kerneltest::checkTimeTiling<float>(info, stencil, launchers);
+  else
+    kerneltest::checkTimeTiling<double>(info, stencil, launchers);
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, CudaTimeTiled, testing::ValuesIn(tileableKernels()),
+                         [](const testing::TestParamInfo<const CudaKernel *> &info) {
+                           return std::string(info.param->info().name);
+                         });
 
 TEST(CudaKernelRegistry, HoldsEveryExampleInBothPrecisions) {
   // 7 examples x 2 precisions, plus the forced splits listed in CMakeLists.txt.

@@ -310,16 +310,23 @@ inline void requireTimeTileable(const KernelInfo &kernel, const ErasedArgs &args
 /// come concurrently from several threads, for disjoint boxes.
 using AfterBox = std::function<void(int step, const Box &box, const ErasedArgs &args)>;
 
+/// Runs one (tile, level) box of a time-tiled pass on that level's `args`:
+/// the generated CPU kernel with a region, or a CUDA kernel launched on one.
+using BoxRun = std::function<void(const ErasedArgs &args, const Box &box)>;
+
+/// Whether the tiles of one anti-diagonal run on concurrent OpenMP threads
+/// (CPU kernels) or one after another (launches through one CUDA stream).
+enum class TileConcurrency { Threads, Serial };
+
 /// Runs `steps` steps of `kernel` on `args` in passes of `tiling.depth` steps,
-/// each (tile, level) box one kernel call with `options` (its variant and
-/// blocks; options.region must be unset). The tiles of a diagonal are shared
-/// among the OpenMP threads, each running its boxes on its own. On return
-/// `args` are rotated `steps` times, as after `steps` pairs of run and
-/// rotate, and the results equal those single steps (with `afterBox` applied
-/// to each step's whole output) bit for bit.
-inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
-                         const TimeTiling &tiling, const RunOptions &options,
-                         const AfterBox &afterBox = {}) {
+/// each (tile, level) box one call of `runBox`. On return `args` are rotated
+/// `steps` times, as after `steps` pairs of run and rotate, and the results
+/// equal those single steps (with `afterBox` applied to each step's whole
+/// output) bit for bit.
+inline void runTimeTiledBoxes(const KernelInfo &kernel, ErasedArgs &args, int steps,
+                              const TimeTiling &tiling, const BoxRun &runBox,
+                              const AfterBox &afterBox = {},
+                              TileConcurrency concurrency = TileConcurrency::Threads) {
   const std::string name = kernel.name;
   if (steps < 0)
     throw KernelError(name + ": " + std::to_string(steps) + " time steps");
@@ -328,12 +335,11 @@ inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
                       " with tiles " + std::to_string(tiling.tileX) + " x " +
                       std::to_string(tiling.tileY) + " x " + std::to_string(tiling.tileZ) +
                       " (the depth must be at least 1, the tiles 0 or more)");
-  if (options.region)
-    throw KernelError(name + ": a time-tiled run covers the whole extent; it takes no region");
   requireTimeTileable(kernel, args);
   const TimeSkew skew = timeSkewOf(kernel);
   const int tileY = tiling.tileY > 0 ? tiling.tileY : kDefaultTileY;
   const int tileZ = kernel.dims == 3 ? (tiling.tileZ > 0 ? tiling.tileZ : kDefaultTileZ) : 1;
+  [[maybe_unused]] const bool threads = concurrency == TileConcurrency::Threads;
   for (int done = 0; done < steps;) {
     const int depth = std::min(tiling.depth, steps - done);
     // The arguments of each step of the pass, rotated step by step.
@@ -348,20 +354,19 @@ inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
     std::string failure;
     // clang-format takes the pragma macros for statements.
     // clang-format off
-STENCILC_TIME_TILING_OMP(omp parallel)
+STENCILC_TIME_TILING_OMP(omp parallel if(threads))
     for (int d = 0; d < schedule.diagonals(); ++d) {
       const std::vector<TileIndex> tiles = schedule.diagonal(d);
 STENCILC_TIME_TILING_OMP(omp for schedule(dynamic, 1))
       for (size_t t = 0; t < tiles.size(); ++t)
         for (int level = 0; level < depth; ++level) {
-          RunOptions boxOptions = options;
-          boxOptions.region = schedule.box(tiles[t], level);
-          if (boxOptions.region->empty())
+          const Box box = schedule.box(tiles[t], level);
+          if (box.empty())
             continue;
           try {
-            kernel.run(levelArgs[size_t(level)], boxOptions);
+            runBox(levelArgs[size_t(level)], box);
             if (afterBox)
-              afterBox(done + level, *boxOptions.region, levelArgs[size_t(level)]);
+              afterBox(done + level, box, levelArgs[size_t(level)]);
           } catch (const std::exception &e) {
 STENCILC_TIME_TILING_OMP(omp critical(stencilc_time_tiling_failure))
             if (failure.empty())
@@ -376,6 +381,25 @@ STENCILC_TIME_TILING_OMP(omp critical(stencilc_time_tiling_failure))
     rotateTimeLevels(kernel, args);
     done += depth;
   }
+}
+
+/// runTimeTiledBoxes with the generated CPU kernel: each box one call of
+/// `kernel.run` with `options` (its variant and blocks; options.region must
+/// be unset), the tiles of a diagonal shared among the OpenMP threads.
+inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
+                         const TimeTiling &tiling, const RunOptions &options,
+                         const AfterBox &afterBox = {}) {
+  if (options.region)
+    throw KernelError(std::string(kernel.name) +
+                      ": a time-tiled run covers the whole extent; it takes no region");
+  runTimeTiledBoxes(
+      kernel, args, steps, tiling,
+      [&](const ErasedArgs &levelArgs, const Box &box) {
+        RunOptions boxOptions = options;
+        boxOptions.region = box;
+        kernel.run(levelArgs, boxOptions);
+      },
+      afterBox);
 }
 
 } // namespace stencilc::rt
