@@ -89,6 +89,12 @@ private:
   const DeclRefExpr *findCounter(const Stmt *s) const;
   std::optional<Node> readTable(const ArraySubscriptExpr *e);
   std::optional<Node> readAccess(const Expr *e);
+  /// `std::min(a, b)` and kin, `c < d ? a : b`: their operands read, then checked by checkChoice.
+  std::optional<Node> readMinMax(const CallExpr *call, Node::Kind kind,
+                                 const std::string &calleeName);
+  std::optional<Node> readConditional(const ConditionalOperator *e);
+  /// Refuses a choice (`what` names it) that reads an array away from the loop point.
+  bool checkChoice(const Node &choice, const std::string &what);
   Node scalar(const std::string &cppName, const std::string &value);
   /// `e` as C++ text valid outside the nest: unrolled counters replaced by their values.
   std::optional<std::string> invariantText(const Expr *e);
