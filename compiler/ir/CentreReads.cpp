@@ -36,8 +36,10 @@ std::optional<NonCentreRead> findNonCentreRead(const Stencil &s, const Expr &e) 
                                            e.offset[0], e.offset[1], e.offset[2])};
     return std::nullopt;
   case Expr::Kind::Deriv:
-    return NonCentreRead{
-        &e, fmt::format("{}({}) reads neighbours", derivKindName(e.deriv), fieldName(e.id))};
+    return NonCentreRead{&e, fmt::format("'{}({})' reads neighbours", derivKindName(e.deriv),
+                                         e.id >= 0 && e.id < int(s.fields.size())
+                                             ? s.fields[e.id].name
+                                             : fmt::format("#{}", e.id))};
   default:
     for (const ExprPtr &op : e.operands)
       if (op)
