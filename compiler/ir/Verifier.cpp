@@ -274,8 +274,7 @@ void StencilVerifier::checkExpr(const Expr &e, const std::string &where) {
       problem("{}: '{}' reads what a per-point choice may not: {}", where,
               pointwiseChoiceName(e.kind), read->why);
     if (e.kind == Kind::Select && e.operands[0]->kind != Kind::Compare)
-      problem("{}: the condition of '?:' is a {}-operand node, not a comparison", where,
-              e.operands[0]->operands.size());
+      problem("{}: the condition of '?:' is not a comparison", where);
     for (const ExprPtr &op : e.operands)
       checkExprBelow(*op, e, where);
     return;
