@@ -30,22 +30,18 @@ const char *dslFunction(llvm::StringRef callee) {
   return it == functions.end() ? nullptr : it->second;
 }
 
-/// Min or Max for the C and C++ library's minimum and maximum (std::min and
-/// std::max, or a global min/max as CUDA's headers declare them), nothing otherwise.
-std::optional<Node::Kind> choiceFunction(const FunctionDecl *callee) {
+/// Min or Max for the C and C++ library's minimum and maximum, declared in a
+/// system header: std::min, std::max, fmin, fmax and their f forms (and CUDA's
+/// ::min, ::max); nothing otherwise.
+std::optional<Node::Kind> choiceFunction(const FunctionDecl *callee, const SourceManager &sm) {
   if (!callee || !callee->getIdentifier())
     return std::nullopt;
-  llvm::StringRef name = callee->getName();
-  if (name == "fmin" || name == "fminf")
-    return Node::Min;
-  if (name == "fmax" || name == "fmaxf")
-    return Node::Max;
-  const DeclContext *context = callee->getDeclContext()->getRedeclContext();
-  if (!callee->isInStdNamespace() && !context->isTranslationUnit())
+  if (!sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation())))
     return std::nullopt; // someone's own min: its meaning is unknown
-  if (name == "min")
+  llvm::StringRef name = callee->getName();
+  if (name == "min" || name == "fmin" || name == "fminf")
     return Node::Min;
-  if (name == "max")
+  if (name == "max" || name == "fmax" || name == "fmaxf")
     return Node::Max;
   return std::nullopt;
 }
@@ -665,9 +661,12 @@ std::optional<Node> Lifter::readValue(const Expr *e) {
       return n;
     }
     std::string calleeName = callee ? callee->getNameAsString() : text(e);
-    if (auto kind = choiceFunction(callee); kind && call->getNumArgs() == 2)
+    if (auto kind = choiceFunction(callee, context_.getSourceManager());
+        kind && call->getNumArgs() == 2)
       return readMinMax(call, *kind, callee->getQualifiedNameAsString());
-    if (calleeName == "min" || calleeName == "max") {
+    if (llvm::is_contained(
+            std::initializer_list<llvm::StringRef>{"min", "max", "fmin", "fminf", "fmax", "fmaxf"},
+            calleeName)) {
       fail(e->getBeginLoc(), "call of '" + callee->getQualifiedNameAsString() +
                                  "', which is not the library's: lift reads std::min, std::max, "
                                  "fmin and fmax, whose meaning it knows");
