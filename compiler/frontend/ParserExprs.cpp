@@ -120,11 +120,6 @@ static std::optional<ir::CompareOp> compareOpOf(Token::Kind k) {
 }
 
 ExprPtr Parser::parseExpr() {
-  NestingGuard nesting(nesting_);
-  if (nesting.tooDeep()) {
-    diag_.error(tok_.loc(), fmt::format("expression nested more than {} levels deep", kMaxNesting));
-    return nullptr;
-  }
   ExprPtr lhs = parseAdditive();
   if (!lhs)
     return nullptr;
@@ -156,6 +151,12 @@ ExprPtr Parser::parseExpr() {
   }
   Token question = tok_;
   consume();
+  // The branches recurse into parseExpr without passing parseUnary's guard first.
+  NestingGuard nesting(nesting_);
+  if (nesting.tooDeep()) {
+    diag_.error(tok_.loc(), fmt::format("expression nested more than {} levels deep", kMaxNesting));
+    return nullptr;
+  }
   ExprPtr then = parseExpr();
   if (!then || !expect(Token::Colon, "between the two values of '?:'"))
     return nullptr;

@@ -711,11 +711,11 @@ std::optional<Node> Lifter::readMinMax(const CallExpr *call, Node::Kind kind,
   return n;
 }
 
-std::optional<Node> Lifter::readConditional(const ConditionalOperator *e) {
-  const auto *cond = dyn_cast<BinaryOperator>(e->getCond()->IgnoreParenImpCasts());
+std::optional<Node> Lifter::readComparison(const Expr *e, llvm::StringRef where) {
+  const auto *cond = dyn_cast<BinaryOperator>(e->IgnoreParenImpCasts());
   if (!cond || !cond->isComparisonOp()) {
-    fail(e->getCond()->getBeginLoc(),
-         "the condition of '?:' must be one comparison (< <= > >= == !=) of two values");
+    fail(e->getBeginLoc(), "the condition of " + where.str() +
+                               " must be one comparison (< <= > >= == !=) of two values");
     return std::nullopt;
   }
   Node compare{Node::Compare};
@@ -726,9 +726,16 @@ std::optional<Node> Lifter::readConditional(const ConditionalOperator *e) {
       return std::nullopt;
     compare.operands.push_back(std::move(*operand));
   }
+  return compare;
+}
+
+std::optional<Node> Lifter::readConditional(const ConditionalOperator *e) {
+  auto compare = readComparison(e->getCond(), "'?:'");
+  if (!compare)
+    return std::nullopt;
   Node n{Node::Select};
   n.loc = e->getBeginLoc();
-  n.operands.push_back(std::move(compare));
+  n.operands.push_back(std::move(*compare));
   for (const Expr *branch : {e->getTrueExpr(), e->getFalseExpr()}) {
     auto operand = readValue(branch);
     if (!operand)

@@ -7,6 +7,16 @@ namespace stencilc::tooling {
 
 using namespace clang;
 
+bool sameValue(const Node &a, const Node &b) {
+  if (a.kind != b.kind || a.text != b.text || a.array != b.array || a.offset != b.offset ||
+      a.table != b.table || a.row != b.row || a.operands.size() != b.operands.size())
+    return false;
+  for (size_t i = 0; i < a.operands.size(); ++i)
+    if (!sameValue(a.operands[i], b.operands[i]))
+      return false;
+  return true;
+}
+
 bool readsArray(const Node &n) {
   if (n.kind == Node::Access)
     return true;

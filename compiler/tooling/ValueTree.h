@@ -58,6 +58,8 @@ const Node *findNeighbourAccess(const Node &n);
 /// The first choice inside `n` that reads one of `arrays`, or null; `*read` is set to that read.
 const Node *findChoiceReading(const Node &n, const std::set<int> &arrays, const Node **read);
 
+/// Whether two trees compute the same value the same way.
+bool sameValue(const Node &a, const Node &b);
 /// Whether `n` reads any array / one of `arrays`.
 bool readsArray(const Node &n);
 bool readsAny(const Node &n, const std::set<int> &arrays);

@@ -53,3 +53,26 @@ void ownGlobalMax() {
     for (int i = 1; i < N - 1; ++i)
       a[j * N + i] = max(vel[j * N + i], 1.0f) * in[j * N + i - 1];
 }
+
+void oneSided() {
+#pragma stencil one_sided
+  for (int j = 1; j < N - 1; ++j)
+    for (int i = 1; i < N - 1; ++i) {
+      float v;
+      if (vel[j * N + i] > 1.0f)
+        v = 1.0f;
+      a[j * N + i] = v * in[j * N + i - 1];
+    }
+}
+
+void branchReadsNeighbour() {
+#pragma stencil branch_reads_neighbour
+  for (int j = 1; j < N - 1; ++j)
+    for (int i = 1; i < N - 1; ++i) {
+      const int p = j * N + i;
+      float lap = 0.0f;
+      if (vel[p] > 1.0f)
+        lap = in[p - 1] + in[p + 1];
+      a[p] = lap;
+    }
+}

@@ -41,3 +41,21 @@ void doubled() {
           std::fmin(dvel[p], 2.0) * (din[p - N] + din[p + N]) - fmax(dvel[p] - 1.0, 0.0) * din[p];
     }
 }
+
+void branched(float limit) {
+#pragma stencil branched
+  for (int j = 1; j < N - 1; ++j)
+    for (int i = 1; i < N - 1; ++i) {
+      const int p = j * N + i;
+      float damp = 1.0f;
+      if (eta[p] > limit)
+        damp = 1.0f - eta[p];
+      float scale;
+      if (vel[p] < 0.5f) {
+        scale = 0.5f;
+      } else {
+        scale = vel[p];
+      }
+      a[p] = damp * scale * (in[p - 1] + in[p + 1]);
+    }
+}
