@@ -15,7 +15,10 @@ int expressionFlops(const ir::Expr &e) {
   case Kind::Mul:
   case Kind::Div:
   case Kind::Neg:
-  case Kind::Call: flops = 1; break;
+  case Kind::Call:
+  case Kind::Min:
+  case Kind::Max:
+  case Kind::Compare: flops = 1; break;
   default: break;
   }
   for (const ir::ExprPtr &op : e.operands)

@@ -43,6 +43,27 @@ double valueOf(const ir::Stencil &s, const ir::Expr &e,
     }
     break;
   }
+  // A min, max or conditional is a per-point coefficient like the others: its value at the given
+  // field and scalar values (docs/SEISMIC.md "Stability").
+  case Kind::Min:
+    return std::fmin(valueOf(s, *e.operands[0], values), valueOf(s, *e.operands[1], values));
+  case Kind::Max:
+    return std::fmax(valueOf(s, *e.operands[0], values), valueOf(s, *e.operands[1], values));
+  case Kind::Select: {
+    const ir::Expr &cond = *e.operands[0];
+    const double a = valueOf(s, *cond.operands[0], values),
+                 b = valueOf(s, *cond.operands[1], values);
+    bool holds = false;
+    switch (cond.compare) {
+    case ir::CompareOp::Lt: holds = a < b; break;
+    case ir::CompareOp::Le: holds = a <= b; break;
+    case ir::CompareOp::Gt: holds = a > b; break;
+    case ir::CompareOp::Ge: holds = a >= b; break;
+    case ir::CompareOp::Eq: holds = a == b; break;
+    case ir::CompareOp::Ne: holds = a != b; break;
+    }
+    return valueOf(s, *e.operands[holds ? 1 : 2], values);
+  }
   default: break;
   }
   throw std::invalid_argument("a table coefficient (its values depend on the table)");

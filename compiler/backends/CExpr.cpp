@@ -48,6 +48,20 @@ std::string printCExpr(const ir::Expr &e, const CExprNames &names) {
            operand(*e.operands[1], ir::UnaryPrecedence);
   case Kind::Call:
     return std::string(cFunction(e.func)) + "(" + printCExpr(*e.operands[0], names) + ")";
+  case Kind::Min:
+  case Kind::Max:
+    // std::fmin/fmax have float and double overloads on the host and in CUDA device code, and
+    // the reference evaluator's semantics: a NaN operand yields the other (docs/DSL.md).
+    return std::string(e.kind == Kind::Min ? "std::fmin(" : "std::fmax(") +
+           printCExpr(*e.operands[0], names) + ", " + printCExpr(*e.operands[1], names) + ")";
+  case Kind::Compare:
+    return operand(*e.operands[0], ir::AddPrecedence) + " " + ir::compareOpSpelling(e.compare) +
+           " " + operand(*e.operands[1], ir::AddPrecedence);
+  case Kind::Select:
+    // A nested conditional is parenthesised, so C's right associativity is never relied on.
+    return operand(*e.operands[0], ir::SelectPrecedence) + " ? " +
+           operand(*e.operands[1], ir::AddPrecedence) + " : " +
+           operand(*e.operands[2], ir::AddPrecedence);
   case Kind::Sum:
   case Kind::Deriv: break;
   }

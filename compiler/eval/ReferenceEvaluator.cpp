@@ -197,6 +197,22 @@ private:
     throw EvalError("IR calls an unknown function");
   }
 
+  /// The condition of a Select; a comparison with a NaN is false, except `!=`, as in C.
+  bool compare(const Expr &cond) {
+    if (cond.kind != Expr::Kind::Compare)
+      throw EvalError("IR holds a conditional whose condition is not a comparison");
+    const double a = eval(*cond.operands.at(0)), b = eval(*cond.operands.at(1));
+    switch (cond.compare) {
+    case ir::CompareOp::Lt: return a < b;
+    case ir::CompareOp::Le: return a <= b;
+    case ir::CompareOp::Gt: return a > b;
+    case ir::CompareOp::Ge: return a >= b;
+    case ir::CompareOp::Eq: return a == b;
+    case ir::CompareOp::Ne: return a != b;
+    }
+    throw EvalError("IR holds an unknown comparison");
+  }
+
   double eval(const Expr &e) {
     switch (e.kind) {
     case Expr::Kind::Number: return e.number;
@@ -216,6 +232,11 @@ private:
     case Expr::Kind::Mul: return eval(*e.operands.at(0)) * eval(*e.operands.at(1));
     case Expr::Kind::Div: return eval(*e.operands.at(0)) / eval(*e.operands.at(1));
     case Expr::Kind::Call: return call(e.func, eval(*e.operands.at(0)));
+    // fmin/fmax, as the generated kernels: a NaN operand yields the other (docs/DSL.md).
+    case Expr::Kind::Min: return std::fmin(eval(*e.operands.at(0)), eval(*e.operands.at(1)));
+    case Expr::Kind::Max: return std::fmax(eval(*e.operands.at(0)), eval(*e.operands.at(1)));
+    case Expr::Kind::Compare: throw EvalError("IR holds a comparison outside a conditional");
+    case Expr::Kind::Select: return eval(*e.operands.at(compare(*e.operands.at(0)) ? 1 : 2));
     case Expr::Kind::Sum: {
       const ir::PointSet &set = stencil_.pointSets.at(e.pointSet);
       double total = 0;

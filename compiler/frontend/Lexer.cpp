@@ -30,6 +30,13 @@ const char *tokenKindSpelling(Token::Kind kind) {
   case Token::Slash: return "'/'";
   case Token::Pipe: return "'|'";
   case Token::Dot: return "'.'";
+  case Token::Question: return "'?'";
+  case Token::Less: return "'<'";
+  case Token::LessEqual: return "'<='";
+  case Token::Greater: return "'>'";
+  case Token::GreaterEqual: return "'>='";
+  case Token::EqualEqual: return "'=='";
+  case Token::NotEqual: return "'!='";
   }
   return "token";
 }
@@ -127,6 +134,16 @@ Token Lexer::next() {
   }
 
   ++cur_;
+  // Two-character comparisons first: `<=` is one token, not `<` then `=`.
+  bool nextIsEqual = cur_ != end_ && *cur_ == '=';
+  if (nextIsEqual && (c == '<' || c == '>' || c == '=' || c == '!')) {
+    ++cur_;
+    return make(c == '<'   ? Token::LessEqual
+                : c == '>' ? Token::GreaterEqual
+                : c == '=' ? Token::EqualEqual
+                           : Token::NotEqual,
+                start);
+  }
   switch (c) {
   case '{': return make(Token::LBrace, start);
   case '}': return make(Token::RBrace, start);
@@ -144,6 +161,9 @@ Token Lexer::next() {
   case '/': return make(Token::Slash, start);
   case '|': return make(Token::Pipe, start);
   case '.': return make(Token::Dot, start);
+  case '?': return make(Token::Question, start);
+  case '<': return make(Token::Less, start);
+  case '>': return make(Token::Greater, start);
   default: break;
   }
   if (isNonAscii(c)) {

@@ -68,7 +68,9 @@ private:
   bool parseShapeRadius(int &r);
 
   // Expressions.
+  /// An additive expression, or `a cmp b ? x : y` (docs/DSL.md "Expressions").
   ir::ExprPtr parseExpr();
+  ir::ExprPtr parseAdditive();
   ir::ExprPtr parseTerm();
   /// A left-associative chain `operand (op operand)*` of two binary operators.
   ir::ExprPtr parseBinaryChain(ir::ExprPtr (Parser::*operand)(), Token::Kind first,
@@ -80,6 +82,8 @@ private:
   ir::ExprPtr parseSum(const Token &kw);
   ir::ExprPtr parseDerivative(const Token &name, ir::DerivKind kind);
   ir::ExprPtr parseCall(const Token &name, ir::FuncKind func);
+  /// `min(a, b)` / `max(a, b)`; `kind` is Min or Max.
+  ir::ExprPtr parseMinMax(const Token &name, ir::Expr::Kind kind);
   ir::ExprPtr parseFieldAccess(const Token &name, int fieldId);
   ir::ExprPtr parseTableLookup(const Token &name, int tableId);
 

@@ -107,7 +107,7 @@ bool Parser::declareName(const Token &name) {
     diag_.note(previous->loc, "previous definition is here");
     return false;
   }
-  if (n == "sum" || derivKindFromName(n) || funcKindFromName(n)) {
+  if (n == "sum" || n == "min" || n == "max" || derivKindFromName(n) || funcKindFromName(n)) {
     diag_.error(name.loc(), "'" + name.text + "' is a built-in name and cannot be redefined",
                 {name.range()});
     return false;

@@ -107,7 +107,72 @@ ExprPtr Parser::parseBinaryChain(ExprPtr (Parser::*operand)(), Token::Kind first
   return lhs;
 }
 
+static std::optional<ir::CompareOp> compareOpOf(Token::Kind k) {
+  switch (k) {
+  case Token::Less: return ir::CompareOp::Lt;
+  case Token::LessEqual: return ir::CompareOp::Le;
+  case Token::Greater: return ir::CompareOp::Gt;
+  case Token::GreaterEqual: return ir::CompareOp::Ge;
+  case Token::EqualEqual: return ir::CompareOp::Eq;
+  case Token::NotEqual: return ir::CompareOp::Ne;
+  default: return std::nullopt;
+  }
+}
+
 ExprPtr Parser::parseExpr() {
+  ExprPtr lhs = parseAdditive();
+  if (!lhs)
+    return nullptr;
+  std::optional<ir::CompareOp> op = compareOpOf(tok_.kind);
+  if (!op) {
+    if (tok_.is(Token::Question)) {
+      diag_.error(tok_.loc(), "'?' must follow a comparison, as in 'x > 0 ? a : b'",
+                  {tok_.range()});
+      return nullptr;
+    }
+    return lhs;
+  }
+  Token opTok = tok_;
+  consume();
+  ExprPtr rhs = parseAdditive();
+  if (!rhs)
+    return nullptr;
+  if (compareOpOf(tok_.kind)) {
+    diag_.error(tok_.loc(), "comparisons do not chain; write one comparison before '?'",
+                {tok_.range()});
+    return nullptr;
+  }
+  if (!tok_.is(Token::Question)) {
+    diag_.error(opTok.loc(),
+                "a comparison is only allowed as the condition of a conditional 'x " + opTok.text +
+                    " y ? a : b'",
+                {opTok.range()});
+    return nullptr;
+  }
+  Token question = tok_;
+  consume();
+  // The branches recurse into parseExpr without passing parseUnary's guard first.
+  NestingGuard nesting(nesting_);
+  if (nesting.tooDeep()) {
+    diag_.error(tok_.loc(), fmt::format("expression nested more than {} levels deep", kMaxNesting));
+    return nullptr;
+  }
+  ExprPtr then = parseExpr();
+  if (!then || !expect(Token::Colon, "between the two values of '?:'"))
+    return nullptr;
+  ExprPtr otherwise = parseExpr();
+  if (!otherwise)
+    return nullptr;
+  ExprPtr cond = makeBinary(Expr::Kind::Compare, opTok.loc(), std::move(lhs), std::move(rhs));
+  cond->compare = *op;
+  auto select = std::make_unique<Expr>(Expr::Kind::Select, question.loc());
+  select->operands.push_back(std::move(cond));
+  select->operands.push_back(std::move(then));
+  select->operands.push_back(std::move(otherwise));
+  return select;
+}
+
+ExprPtr Parser::parseAdditive() {
   return parseBinaryChain(&Parser::parseTerm, Token::Plus, Expr::Kind::Add, Token::Minus,
                           Expr::Kind::Sub);
 }
@@ -179,6 +244,10 @@ ExprPtr Parser::parsePrimary() {
     if (auto kind = derivKindFromName(n)) {
       consume();
       return parseDerivative(name, *kind);
+    }
+    if (n == "min" || n == "max") {
+      consume();
+      return parseMinMax(name, n == "min" ? Expr::Kind::Min : Expr::Kind::Max);
     }
     if (auto func = funcKindFromName(n)) {
       consume();
@@ -459,6 +528,17 @@ ExprPtr Parser::parseCall(const Token &name, ir::FuncKind func) {
   e->func = func;
   e->operands.push_back(std::move(arg));
   return e;
+}
+
+ExprPtr Parser::parseMinMax(const Token &name, Expr::Kind kind) {
+  consume(); // '('
+  ExprPtr a = parseExpr();
+  if (!a || !expect(Token::Comma, "between the two arguments of '" + name.text.str() + "'"))
+    return nullptr;
+  ExprPtr b = parseExpr();
+  if (!b || !expect(Token::RParen, "to close '" + name.text.str() + "'"))
+    return nullptr;
+  return makeBinary(kind, name.loc(), std::move(a), std::move(b));
 }
 
 } // namespace stencilc

@@ -1,6 +1,8 @@
 //===- Sema.cpp - Whole-stencil semantic checks ----------------------------===//
 #include "frontend/Sema.h"
 
+#include "ir/CentreReads.h"
+
 #include <fmt/format.h>
 
 #include <functional>
@@ -192,6 +194,12 @@ private:
   // Linear in the time levels: no product of two time-dependent factors, no
   // division by one, no function of one (docs/DSL.md, "Updates").
   void checkLinear(const Expr &e) {
+    if (ir::isPointwiseChoice(e.kind)) {
+      // One report per choice, at the read that breaks it (its nested choices included).
+      if (auto read = ir::findNonCentreRead(s_, e))
+        diag_.error(read->at->loc, ir::nonCentreReadMessage(e.kind, *read));
+      return;
+    }
     for (const ir::ExprPtr &op : e.operands)
       checkLinear(*op);
     const char *prefix = "update is not linear in the time levels: ";

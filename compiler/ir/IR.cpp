@@ -97,8 +97,22 @@ const char *funcKindName(FuncKind k) {
   return "?";
 }
 
+const char *compareOpSpelling(CompareOp op) {
+  switch (op) {
+  case CompareOp::Lt: return "<";
+  case CompareOp::Le: return "<=";
+  case CompareOp::Gt: return ">";
+  case CompareOp::Ge: return ">=";
+  case CompareOp::Eq: return "==";
+  case CompareOp::Ne: return "!=";
+  }
+  return "?";
+}
+
 int exprPrecedence(const Expr &e) {
   switch (e.kind) {
+  case Expr::Kind::Compare:
+  case Expr::Kind::Select: return SelectPrecedence;
   case Expr::Kind::Add:
   case Expr::Kind::Sub: return AddPrecedence;
   case Expr::Kind::Mul:
@@ -116,7 +130,11 @@ size_t exprArity(Expr::Kind k) {
   case Expr::Kind::Add:
   case Expr::Kind::Sub:
   case Expr::Kind::Mul:
-  case Expr::Kind::Div: return 2;
+  case Expr::Kind::Div:
+  case Expr::Kind::Min:
+  case Expr::Kind::Max:
+  case Expr::Kind::Compare: return 2;
+  case Expr::Kind::Select: return 3;
   default: return 0;
   }
 }
@@ -137,6 +155,7 @@ ExprPtr Expr::clone() const {
   copy->deriv = deriv;
   copy->order = order;
   copy->func = func;
+  copy->compare = compare;
   for (const ExprPtr &op : operands)
     copy->operands.push_back(op->clone());
   return copy;

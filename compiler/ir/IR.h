@@ -110,6 +110,10 @@ int derivativeMaxAxis(DerivKind kind);
 enum class FuncKind { Sin, Cos, Sqrt, Exp, Abs };
 const char *funcKindName(FuncKind k);
 
+/// The comparison of a conditional's condition (docs/DSL.md "Expressions").
+enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
+const char *compareOpSpelling(CompareOp op); // "<", "<=", ">", ">=", "==", "!="
+
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -121,10 +125,19 @@ struct Expr {
     FieldRef,  ///< id = field; offset, or sumVar >= 0 for `p[d]` (offset then added to the point)
     TableRef,  ///< id = table; row (literal) or sumVar with rowIsClass; indexField = index field
     Neg,       ///< operands[0]
-    Add, Sub, Mul, Div, ///< operands[0], operands[1]
-    Call,      ///< func, operands[0]
-    Sum,       ///< pointSet, sumVar (the variable this node binds), varName, operands[0] = body
-    Deriv,     ///< deriv, id = field, order (accuracy order, even)
+    Add,
+    Sub,
+    Mul,
+    Div,   ///< operands[0], operands[1]
+    Call,  ///< func, operands[0]
+    Sum,   ///< pointSet, sumVar (the variable this node binds), varName, operands[0] = body
+    Deriv, ///< deriv, id = field, order (accuracy order, even)
+    // Pointwise choices (docs/DSL.md "Expressions"). Their operands read only
+    // centre values (Sema, Linearize), so they are per-point coefficients.
+    Min,
+    Max,     ///< operands[0], operands[1]; fmin/fmax: a NaN operand yields the other
+    Compare, ///< compare, operands[0], operands[1]; only as the condition of a Select
+    Select,  ///< operands[0] (a Compare) ? operands[1] : operands[2]
   };
 
   Kind kind;
@@ -153,6 +166,7 @@ struct Expr {
   int order = 0;
 
   FuncKind func = FuncKind::Sin;
+  CompareOp compare = CompareOp::Lt;
 
   std::vector<ExprPtr> operands;
 
@@ -161,9 +175,15 @@ struct Expr {
 };
 
 /// How tightly an expression binds, for printers that parenthesise minimally:
-/// + and - bind loosest, then * and /, then unary minus, then atoms (leaves,
-/// calls, sums, derivatives).
-enum ExprPrecedence { AddPrecedence = 1, MulPrecedence = 2, UnaryPrecedence = 3, AtomPrecedence = 4 };
+/// `c ? a : b` (and its comparison) binds loosest, then + and -, then * and /,
+/// then unary minus, then atoms (leaves, calls, min/max, sums, derivatives).
+enum ExprPrecedence {
+  SelectPrecedence = 0,
+  AddPrecedence = 1,
+  MulPrecedence = 2,
+  UnaryPrecedence = 3,
+  AtomPrecedence = 4
+};
 int exprPrecedence(const Expr &e);
 
 /// How many operands a node of kind `k` has (see Expr::Kind).
@@ -190,8 +210,8 @@ struct Stencil {
   llvm::SMLoc loc;
   int dims = 3;
   ElemType elemType = ElemType::Float;
-  int order = 0;       ///< declared accuracy order, 0 when not declared
-  int radius = 0;      ///< order/2 when declared, else derived from the offsets used
+  int order = 0;  ///< declared accuracy order, 0 when not declared
+  int radius = 0; ///< order/2 when declared, else derived from the offsets used
   bool radiusDeclared = false;
 
   std::vector<Field> fields;

@@ -34,7 +34,8 @@ using Kind = Expr::Kind;
 namespace {
 
 /// Binding strength, as in the grammar: expr < term < unary < primary.
-constexpr int AddPrec = AddPrecedence, UnaryPrec = UnaryPrecedence, PrimaryPrec = AtomPrecedence;
+constexpr int SelectPrec = SelectPrecedence, AddPrec = AddPrecedence, UnaryPrec = UnaryPrecedence,
+              PrimaryPrec = AtomPrecedence;
 
 template <typename T> std::string nameOf(const std::vector<T> &items, int id, const char *what) {
   if (id >= 0 && id < int(items.size()))
@@ -119,8 +120,29 @@ private:
     }
     case Kind::Call:
       os_ << funcKindName(e.func) << '(';
-      print(*e.operands[0], AddPrec);
+      print(*e.operands[0], SelectPrec);
       os_ << ')';
+      return;
+    case Kind::Min:
+    case Kind::Max:
+      os_ << (e.kind == Kind::Min ? "min(" : "max(");
+      print(*e.operands[0], SelectPrec);
+      os_ << ", ";
+      print(*e.operands[1], SelectPrec);
+      os_ << ')';
+      return;
+    case Kind::Compare:
+      // Comparisons do not chain: both sides are additive expressions.
+      print(*e.operands[0], AddPrec);
+      os_ << ' ' << compareOpSpelling(e.compare) << ' ';
+      print(*e.operands[1], AddPrec);
+      return;
+    case Kind::Select:
+      print(*e.operands[0], SelectPrec);
+      os_ << " ? ";
+      print(*e.operands[1], SelectPrec);
+      os_ << " : ";
+      print(*e.operands[2], SelectPrec);
       return;
     case Kind::Sum: {
       std::string name = e.varName.empty() ? fmt::format("d{}", e.sumVar) : e.varName;
@@ -128,7 +150,7 @@ private:
       auto saved =
           vars_.find(e.sumVar) != vars_.end() ? std::optional(vars_[e.sumVar]) : std::nullopt;
       vars_[e.sumVar] = name;
-      print(*e.operands[0], AddPrec);
+      print(*e.operands[0], SelectPrec);
       if (saved)
         vars_[e.sumVar] = *saved;
       else

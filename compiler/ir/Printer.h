@@ -20,8 +20,8 @@ namespace stencilc::ir {
 /// `e` in DSL syntax: `2 * sum(d in S, C[d.class][vidx] * p_cur[d]) - p_prev`,
 /// in parentheses if it binds less tightly than `minPrecedence`.
 void printExpr(const Stencil &s, const Expr &e, llvm::raw_ostream &os,
-               int minPrecedence = AddPrecedence);
-std::string exprToString(const Stencil &s, const Expr &e, int minPrecedence = AddPrecedence);
+               int minPrecedence = SelectPrecedence);
+std::string exprToString(const Stencil &s, const Expr &e, int minPrecedence = SelectPrecedence);
 
 /// `[1,0,-2]` in 3D, `[1,0]` in 2D.
 std::string offsetToString(const Stencil &s, const Offset &o);

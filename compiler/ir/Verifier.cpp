@@ -1,6 +1,7 @@
 //===- Verifier.cpp - Internal consistency checks of the IR ----------------===//
 #include "ir/Verifier.h"
 
+#include "ir/CentreReads.h"
 #include "ir/PointSetOps.h"
 
 #include "fmt/format.h"
@@ -55,6 +56,8 @@ private:
   void checkUpdates();
   void checkOffset(const std::string &where, const Offset &o);
   void checkExpr(const Expr &e, const std::string &where);
+  /// checkExpr of an operand of `parent`, which may hold a comparison only as a condition.
+  void checkExprBelow(const Expr &e, const Expr &parent, const std::string &where);
   void checkFieldRef(const Expr &e, const std::string &where);
   void checkTableRef(const Expr &e, const std::string &where);
   void checkDeriv(const Expr &e, const std::string &where);
@@ -220,6 +223,8 @@ void StencilVerifier::checkUpdates() {
       continue;
     }
     bound_.clear();
+    if (up.rhs->kind == Kind::Compare)
+      problem("{}: a comparison outside the condition of '?:'", where);
     checkExpr(*up.rhs, where);
   }
   for (size_t f = 0; f < s_.fields.size(); ++f)
@@ -257,16 +262,34 @@ void StencilVerifier::checkExpr(const Expr &e, const std::string &where) {
       return;
     }
     bound_[e.sumVar] = e.pointSet;
-    checkExpr(*e.operands[0], where);
+    checkExprBelow(*e.operands[0], e, where);
     bound_.erase(e.sumVar);
     return;
   }
   case Kind::Deriv: checkDeriv(e, where); return;
+  case Kind::Min:
+  case Kind::Max:
+  case Kind::Select:
+    if (auto read = findNonCentreRead(s_, e))
+      problem("{}: '{}' reads what a per-point choice may not: {}", where,
+              pointwiseChoiceName(e.kind), read->why);
+    if (e.kind == Kind::Select && e.operands[0]->kind != Kind::Compare)
+      problem("{}: the condition of '?:' is not a comparison", where);
+    for (const ExprPtr &op : e.operands)
+      checkExprBelow(*op, e, where);
+    return;
   default:
     for (const ExprPtr &op : e.operands)
-      checkExpr(*op, where);
+      checkExprBelow(*op, e, where);
     return;
   }
+}
+
+void StencilVerifier::checkExprBelow(const Expr &e, const Expr &parent, const std::string &where) {
+  // A comparison has no value of its own (docs/DSL.md "Expressions").
+  if (e.kind == Kind::Compare && !(parent.kind == Kind::Select && parent.operands[0].get() == &e))
+    problem("{}: a comparison outside the condition of '?:'", where);
+  checkExpr(e, where);
 }
 
 void StencilVerifier::checkFieldRef(const Expr &e, const std::string &where) {

@@ -1,6 +1,8 @@
 //===- Adjoint.cpp - The exact adjoint of a linear time-stepping update ----===//
 #include "passes/Adjoint.h"
 
+#include "ir/CentreReads.h"
+#include "ir/Printer.h"
 #include "stencilc/ShiftedField.h"
 
 #include <fmt/format.h>
@@ -170,6 +172,15 @@ private:
   }
 
   bool shiftInPlace(const ExprPtr &e, const ir::Offset &by, ir::Stencil &a) {
+    if (ir::isPointwiseChoice(e->kind) && by != ir::Offset{0, 0, 0}) {
+      // Its shifted reads would be neighbour reads inside min/max/?:, which the DSL refuses.
+      diag_.error(e->loc, fmt::format("cannot derive the adjoint of '{}': the transpose reads the "
+                                      "coefficient '{}' at ({},{},{}), and '{}' may only read "
+                                      "centre values (docs/DSL.md \"Adjoint\")",
+                                      s_.name, ir::exprToString(s_, *e), by[0], by[1], by[2],
+                                      ir::pointwiseChoiceName(e->kind)));
+      return false;
+    }
     if (e->kind == Kind::FieldRef)
       e->offset = plus(e->offset, by);
     if (e->kind == Kind::TableRef && e->indexField >= 0 && by != ir::Offset{0, 0, 0}) {

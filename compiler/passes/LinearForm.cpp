@@ -114,6 +114,16 @@ std::string exprKey(const Expr &e) {
   case Kind::Sum:
     return fmt::format("sum(P{},v{},{})", e.pointSet, e.sumVar, exprKey(*e.operands[0]));
   case Kind::Deriv: return fmt::format("{}(f{},{})", ir::derivKindName(e.deriv), e.id, e.order);
+  case Kind::Min:
+  case Kind::Max:
+    return fmt::format("{}({},{})", e.kind == Kind::Min ? "min" : "max", exprKey(*e.operands[0]),
+                       exprKey(*e.operands[1]));
+  case Kind::Compare:
+    return fmt::format("cmp{}({},{})", ir::compareOpSpelling(e.compare), exprKey(*e.operands[0]),
+                       exprKey(*e.operands[1]));
+  case Kind::Select:
+    return fmt::format("sel({},{},{})", exprKey(*e.operands[0]), exprKey(*e.operands[1]),
+                       exprKey(*e.operands[2]));
   }
   return "?";
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LinearForm.h"
 
+#include "ir/CentreReads.h"
 #include "math/FiniteDifference.h"
 
 #include "fmt/format.h"
@@ -90,6 +91,8 @@ private:
   std::optional<Linear> visitMulDiv(const Expr &e);
   std::optional<Linear> visitSum(const Expr &e);
   std::optional<Linear> visitDeriv(const Expr &e);
+  /// Min, max, a conditional or its comparison: a time-free value per point.
+  std::optional<Linear> visitPointwise(const Expr &e);
 
   /// Multiplies (or divides, if `reciprocal`) every term of `lin` by pure `by`.
   bool scale(Linear &lin, const Expr &by, bool reciprocal, llvm::SMLoc loc);
@@ -147,8 +150,33 @@ std::optional<Linear> Linearizer::visit(const Expr &e) {
   }
   case Kind::Sum: return visitSum(e);
   case Kind::Deriv: return visitDeriv(e);
+  case Kind::Min:
+  case Kind::Max:
+  case Kind::Select:
+    if (auto read = ir::findNonCentreRead(s_, e)) {
+      diag_.error(read->at->loc, ir::nonCentreReadMessage(e.kind, *read));
+      return std::nullopt;
+    }
+    return visitPointwise(e);
+  case Kind::Compare: return visitPointwise(e);
   }
   return std::nullopt;
+}
+
+std::optional<Linear> Linearizer::visitPointwise(const Expr &e) {
+  auto node = std::make_unique<Expr>(e.kind, e.loc);
+  node->compare = e.compare;
+  for (const ExprPtr &op : e.operands) {
+    std::optional<Linear> lin = visit(*op);
+    if (!lin)
+      return std::nullopt;
+    if (!lin->isPure()) {
+      fail(op->loc, "an operand of a comparison reads a time field");
+      return std::nullopt;
+    }
+    node->operands.push_back(std::move(lin->rest));
+  }
+  return Linear{{}, std::move(node)};
 }
 
 std::optional<Linear> Linearizer::visitFieldRef(const Expr &e) {

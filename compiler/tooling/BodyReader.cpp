@@ -109,6 +109,10 @@ bool Lifter::assignTemporary(const BinaryOperator *assign, const VarDecl *var) {
 }
 
 bool Lifter::assignElement(const BinaryOperator *assign) {
+  if (branch_)
+    return fail(assign->getLHS()->getBeginLoc(),
+                "the loop writes an array inside an 'if': a stencil updates every point the same "
+                "way; assign a temporary in the branches and write the array after the 'if'");
   auto target = readElement(assign->getLHS());
   if (!target)
     return false;
@@ -190,6 +194,46 @@ bool Lifter::unroll(const ForStmt *loop) {
   return true;
 }
 
+bool Lifter::readBranch(const IfStmt *s) {
+  if (s->getInit() || s->getConditionVariable() || s->isConstexpr())
+    return fail(s->getBeginLoc(), "an 'if' with a declaration or 'constexpr' has no stencil "
+                                  "equivalent; write 'if (a < b)'");
+  auto compare = readComparison(s->getCond(), "an 'if' in the loop body");
+  if (!compare)
+    return false;
+  // Each branch runs from the values before the `if`; what they leave is merged.
+  const auto before = temporaries_;
+  const IfStmt *outer = branch_;
+  branch_ = s;
+  if (!readStatement(s->getThen()))
+    return false;
+  const auto afterThen = temporaries_;
+  temporaries_ = before;
+  if (s->getElse() && !readStatement(s->getElse()))
+    return false;
+  const auto afterElse = temporaries_;
+  branch_ = outer;
+  temporaries_ = before; // temporaries declared in a branch end with it
+  for (auto &[var, value] : temporaries_) {
+    const std::optional<Node> &onTrue = afterThen.at(var), &onFalse = afterElse.at(var);
+    if (onTrue && onFalse && sameValue(*onTrue, *onFalse)) {
+      value = onTrue;
+      continue;
+    }
+    if (!onTrue || !onFalse)
+      return fail(s->getBeginLoc(), "'" + var->getNameAsString() +
+                                        "' is assigned on one side of the 'if' only and has no "
+                                        "value before it");
+    Node select{Node::Select};
+    select.loc = s->getBeginLoc();
+    select.operands = {*compare, *onTrue, *onFalse};
+    if (!checkChoice(select, "the 'if' choosing '" + var->getNameAsString() + "'"))
+      return false;
+    value = std::move(select);
+  }
+  return true;
+}
+
 bool Lifter::readStatement(const Stmt *s) {
   s = withoutOpenMP(s);
   if (const auto *block = dyn_cast<CompoundStmt>(s)) {
@@ -218,9 +262,11 @@ bool Lifter::readStatement(const Stmt *s) {
     }
     return assignElement(assign);
   }
-  if (isa<IfStmt>(s) || isa<SwitchStmt>(s))
-    return fail(s->getBeginLoc(), "a branch in the loop body: a stencil updates every point the "
-                                  "same way; compute a per-point factor before the loop instead");
+  if (const auto *branch = dyn_cast<IfStmt>(s))
+    return readBranch(branch);
+  if (isa<SwitchStmt>(s))
+    return fail(s->getBeginLoc(), "a switch in the loop body: a stencil updates every point the "
+                                  "same way; choose values with 'if' or '?:' instead");
   return fail(s->getBeginLoc(), "the loop body may hold declarations, assignments to array "
                                 "elements and temporaries, and inner loops with constant trip "
                                 "counts; this statement is none of these");

@@ -89,11 +89,22 @@ private:
   const DeclRefExpr *findCounter(const Stmt *s) const;
   std::optional<Node> readTable(const ArraySubscriptExpr *e);
   std::optional<Node> readAccess(const Expr *e);
+  /// `std::min(a, b)` and kin, `c < d ? a : b`: their operands read, then checked by checkChoice.
+  std::optional<Node> readMinMax(const CallExpr *call, Node::Kind kind,
+                                 const std::string &calleeName);
+  std::optional<Node> readConditional(const ConditionalOperator *e);
+  /// Refuses a choice (`what` names it) that reads an array away from the loop point.
+  bool checkChoice(const Node &choice, const std::string &what);
   Node scalar(const std::string &cppName, const std::string &value);
   /// `e` as C++ text valid outside the nest: unrolled counters replaced by their values.
   std::optional<std::string> invariantText(const Expr *e);
 
   bool readStatement(const Stmt *s);
+  /// `if (a CMP b) x = ...; else x = ...;` over temporaries: each temporary the
+  /// branches leave different becomes `a CMP b ? then : else` (checkChoice).
+  bool readBranch(const IfStmt *s);
+  /// `a CMP b` as a Compare node, or an error at `e`.
+  std::optional<Node> readComparison(const Expr *e, llvm::StringRef where);
   bool readDeclaration(const DeclStmt *decl);
   bool unroll(const ForStmt *loop);
   bool assignTemporary(const BinaryOperator *assign, const VarDecl *var);
@@ -116,6 +127,8 @@ private:
   std::set<const VarDecl *> unrolled_;
   /// Floating-point temporaries and their current values (unset until assigned).
   std::map<const VarDecl *, std::optional<Node>> temporaries_;
+  const IfStmt *branch_ = nullptr; ///< the innermost `if` being read: arrays may not be written
+
   /// The value each written array holds at the loop point so far, in the order first written.
   std::map<int, Node> pending_;
   std::vector<int> writeOrder_;

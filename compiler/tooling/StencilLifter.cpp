@@ -50,6 +50,19 @@ bool Lifter::assignRoles(LiftedStencil &out) {
         collectTerms(pending_.at(output), terms, time, preferRight);
       time = terms;
     }
+  for (int output : writeOrder_) {
+    const Node *read = nullptr;
+    if (const Node *choice = findChoiceReading(pending_.at(output), time, &read)) {
+      const char *name = choice->kind == Node::Min   ? "min"
+                         : choice->kind == Node::Max ? "max"
+                                                     : "?:";
+      return fail(choice->loc,
+                  fmt::format("'{}' reads '{}', which the update reads as a "
+                              "wavefield (a time level): min, max and '?:' may only read "
+                              "per-point coefficients, scalars and numbers",
+                              name, arrays_[size_t(read->array)].key));
+    }
+  }
   for (int output : writeOrder_)
     collectFactors(pending_.at(output), time, factors);
 

@@ -30,6 +30,22 @@ const char *dslFunction(llvm::StringRef callee) {
   return it == functions.end() ? nullptr : it->second;
 }
 
+/// Min or Max for the C and C++ library's minimum and maximum, declared in a
+/// system header: std::min, std::max, fmin, fmax and their f forms (and CUDA's
+/// ::min, ::max); nothing otherwise.
+std::optional<Node::Kind> choiceFunction(const FunctionDecl *callee, const SourceManager &sm) {
+  if (!callee || !callee->getIdentifier())
+    return std::nullopt;
+  if (!sm.isInSystemHeader(sm.getExpansionLoc(callee->getLocation())))
+    return std::nullopt; // someone's own min: its meaning is unknown
+  llvm::StringRef name = callee->getName();
+  if (name == "min" || name == "fmin" || name == "fminf")
+    return Node::Min;
+  if (name == "max" || name == "fmax" || name == "fmaxf")
+    return Node::Max;
+  return std::nullopt;
+}
+
 } // namespace
 
 /// Names the DSL reserves (statement keywords and built-ins), which C++ may use.
@@ -37,7 +53,7 @@ bool isReservedInDsl(llvm::StringRef name) {
   static const llvm::StringSet<> reserved = {
       "stencil", "grid",      "type", "order", "field", "scalar", "symmetry", "points", "table",
       "sum",     "dx",        "dy",   "dz",    "dxx",   "dyy",    "dzz",      "dxy",    "dxz",
-      "dyz",     "laplacian", "sin",  "cos",   "sqrt",  "exp",    "abs"};
+      "dyz",     "laplacian", "sin",  "cos",   "sqrt",  "exp",    "abs",      "min",    "max"};
   return reserved.contains(name);
 }
 
@@ -585,10 +601,11 @@ std::optional<Node> Lifter::readValue(const Expr *e) {
     if (var && var->getType().getNonReferenceType()->isArithmeticType())
       return scalar(var->getNameAsString(), var->getNameAsString());
   }
-  if (const auto *conditional = dyn_cast<AbstractConditionalOperator>(e)) {
+  if (const auto *conditional = dyn_cast<ConditionalOperator>(e))
+    return readConditional(conditional);
+  if (const auto *conditional = dyn_cast<BinaryConditionalOperator>(e)) {
     fail(conditional->getBeginLoc(),
-         "a conditional expression has no stencil equivalent: the DSL has no comparisons or "
-         "selections; compute the choice before the loop, as a per-point array");
+         "the GNU 'a ?: b' has no stencil equivalent; write 'a != 0 ? a : b'");
     return std::nullopt;
   }
   if (isa<ArraySubscriptExpr>(e))
@@ -644,21 +661,90 @@ std::optional<Node> Lifter::readValue(const Expr *e) {
       return n;
     }
     std::string calleeName = callee ? callee->getNameAsString() : text(e);
-    if (calleeName == "min" || calleeName == "max" || calleeName == "fmin" ||
-        calleeName == "fmax" || calleeName == "fminf" || calleeName == "fmaxf") {
-      fail(e->getBeginLoc(), "call of '" + calleeName +
-                                 "': the DSL has no min or max; compute it before the loop, as "
-                                 "a per-point array");
+    if (auto kind = choiceFunction(callee, context_.getSourceManager());
+        kind && call->getNumArgs() == 2)
+      return readMinMax(call, *kind, callee->getQualifiedNameAsString());
+    if (llvm::is_contained(
+            std::initializer_list<llvm::StringRef>{"min", "max", "fmin", "fminf", "fmax", "fmaxf"},
+            calleeName)) {
+      fail(e->getBeginLoc(), "call of '" + callee->getQualifiedNameAsString() +
+                                 "', which is not the library's: lift reads std::min, std::max, "
+                                 "fmin and fmax, whose meaning it knows");
       return std::nullopt;
     }
     fail(e->getBeginLoc(), "call of '" + calleeName +
-                               "': only sin, cos, sqrt, exp and fabs have stencil equivalents");
+                               "': only sin, cos, sqrt, exp, fabs, min, max, fmin and fmax have "
+                               "stencil equivalents");
     return std::nullopt;
   }
   fail(e->getBeginLoc(), "cannot lift '" + text(e) +
                              "': a stencil's value is made of numbers, scalars, array elements, "
-                             "+ - * / and sin, cos, sqrt, exp, fabs");
+                             "+ - * /, sin, cos, sqrt, exp, fabs, min, max and 'a < b ? x : y'");
   return std::nullopt;
+}
+
+bool Lifter::checkChoice(const Node &choice, const std::string &what) {
+  const Node *neighbour = findNeighbourAccess(choice);
+  if (!neighbour)
+    return true;
+  const Offset &o = neighbour->offset;
+  std::string at = dims_ == 3 ? fmt::format("[{}, {}, {}]", o[0], o[1], o[2])
+                              : fmt::format("[{}, {}]", o[0], o[1]);
+  return fail(choice.loc, what + " reads '" + arrays_[size_t(neighbour->array)].key + "' at " + at +
+                              ", away from the loop point: min, max and '?:' may only " +
+                              "read arrays at the loop point, scalars and numbers");
+}
+
+std::optional<Node> Lifter::readMinMax(const CallExpr *call, Node::Kind kind,
+                                       const std::string &calleeName) {
+  Node n{kind};
+  n.loc = call->getBeginLoc();
+  for (const Expr *arg : call->arguments()) {
+    // std::min takes its operands by const reference.
+    auto operand = readValue(arg->IgnoreImplicit());
+    if (!operand)
+      return std::nullopt;
+    n.operands.push_back(std::move(*operand));
+  }
+  if (!checkChoice(n, "'" + calleeName + "'"))
+    return std::nullopt;
+  return n;
+}
+
+std::optional<Node> Lifter::readComparison(const Expr *e, llvm::StringRef where) {
+  const auto *cond = dyn_cast<BinaryOperator>(e->IgnoreParenImpCasts());
+  if (!cond || !cond->isComparisonOp()) {
+    fail(e->getBeginLoc(), "the condition of " + where.str() +
+                               " must be one comparison (< <= > >= == !=) of two values");
+    return std::nullopt;
+  }
+  Node compare{Node::Compare};
+  compare.text = cond->getOpcodeStr().str();
+  for (const Expr *side : {cond->getLHS(), cond->getRHS()}) {
+    auto operand = readValue(side);
+    if (!operand)
+      return std::nullopt;
+    compare.operands.push_back(std::move(*operand));
+  }
+  return compare;
+}
+
+std::optional<Node> Lifter::readConditional(const ConditionalOperator *e) {
+  auto compare = readComparison(e->getCond(), "'?:'");
+  if (!compare)
+    return std::nullopt;
+  Node n{Node::Select};
+  n.loc = e->getBeginLoc();
+  n.operands.push_back(std::move(*compare));
+  for (const Expr *branch : {e->getTrueExpr(), e->getFalseExpr()}) {
+    auto operand = readValue(branch);
+    if (!operand)
+      return std::nullopt;
+    n.operands.push_back(std::move(*operand));
+  }
+  if (!checkChoice(n, "'?:'"))
+    return std::nullopt;
+  return n;
 }
 
 } // namespace stencilc::tooling::lifting

@@ -7,6 +7,16 @@ namespace stencilc::tooling {
 
 using namespace clang;
 
+bool sameValue(const Node &a, const Node &b) {
+  if (a.kind != b.kind || a.text != b.text || a.array != b.array || a.offset != b.offset ||
+      a.table != b.table || a.row != b.row || a.operands.size() != b.operands.size())
+    return false;
+  for (size_t i = 0; i < a.operands.size(); ++i)
+    if (!sameValue(a.operands[i], b.operands[i]))
+      return false;
+  return true;
+}
+
 bool readsArray(const Node &n) {
   if (n.kind == Node::Access)
     return true;
@@ -30,6 +40,40 @@ void collectArrays(const Node &n, std::set<int> &arrays) {
     arrays.insert(n.array);
   for (const Node &o : n.operands)
     collectArrays(o, arrays);
+}
+
+bool isChoice(const Node &n) {
+  return n.kind == Node::Min || n.kind == Node::Max || n.kind == Node::Select;
+}
+
+const Node *findNeighbourAccess(const Node &n) {
+  if (n.kind == Node::Access && n.offset != Offset{0, 0, 0})
+    return &n;
+  for (const Node &o : n.operands)
+    if (const Node *found = findNeighbourAccess(o))
+      return found;
+  return nullptr;
+}
+
+static const Node *findAccessOf(const Node &n, const std::set<int> &arrays) {
+  if (n.kind == Node::Access && arrays.count(n.array))
+    return &n;
+  for (const Node &o : n.operands)
+    if (const Node *found = findAccessOf(o, arrays))
+      return found;
+  return nullptr;
+}
+
+const Node *findChoiceReading(const Node &n, const std::set<int> &arrays, const Node **read) {
+  if (isChoice(n))
+    if (const Node *access = findAccessOf(n, arrays)) {
+      *read = access;
+      return &n;
+    }
+  for (const Node &o : n.operands)
+    if (const Node *found = findChoiceReading(o, arrays, read))
+      return found;
+  return nullptr;
 }
 
 void collectTerms(const Node &n, std::set<int> &terms, const std::set<int> &time,
@@ -73,6 +117,8 @@ void collectFactors(const Node &n, const std::set<int> &time, std::set<int> &fac
     collectArrays(n.operands[1], factors);
   if (n.kind == Node::Call)
     collectArrays(n.operands[0], factors);
+  if (isChoice(n))
+    collectArrays(n, factors);
   for (const Node &o : n.operands)
     collectFactors(o, time, factors);
 }
@@ -80,6 +126,8 @@ void collectFactors(const Node &n, const std::set<int> &time, std::set<int> &fac
 namespace {
 int precedence(const Node &n) {
   switch (n.kind) {
+  case Node::Compare:
+  case Node::Select: return 0;
   case Node::Add:
   case Node::Sub: return 1;
   case Node::Mul:
@@ -133,6 +181,17 @@ std::string printValue(const Node &n, const std::vector<std::string> &arrays,
   case Node::Mul: s = print(n.operands[0], 2) + " * " + print(n.operands[1], 2); break;
   case Node::Div: s = print(n.operands[0], 2) + " / " + print(n.operands[1], 3); break;
   case Node::Call: s = n.text + "(" + print(n.operands[0], 0) + ")"; break;
+  case Node::Min:
+  case Node::Max:
+    s = std::string(n.kind == Node::Min ? "min(" : "max(") + print(n.operands[0], 0) + ", " +
+        print(n.operands[1], 0) + ")";
+    break;
+  case Node::Compare:
+    s = print(n.operands[0], 1) + " " + n.text + " " + print(n.operands[1], 1);
+    break;
+  case Node::Select:
+    s = print(n.operands[0], 0) + " ? " + print(n.operands[1], 0) + " : " + print(n.operands[2], 0);
+    break;
   }
   return precedence(n) < minPrecedence ? "(" + s + ")" : s;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "clang/AST/OperationKinds.h"
+#include "clang/Basic/SourceLocation.h"
 
 #include <array>
 #include <optional>
@@ -22,17 +23,43 @@ namespace stencilc::tooling {
 using Offset = std::array<int, 3>;
 
 struct Node {
-  enum Kind { Number, Scalar, Access, Table, Neg, Add, Sub, Mul, Div, Call } kind;
-  std::string text; ///< Number: literal; Scalar: DSL name; Call: function
+  enum Kind {
+    Number,
+    Scalar,
+    Access,
+    Table,
+    Neg,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Call,
+    Min,
+    Max,     ///< operands[0], operands[1]
+    Compare, ///< text: the operator (`<` ...); only as a Select's operands[0]
+    Select,  ///< operands[0] ? operands[1] : operands[2]
+  } kind;
+  std::string text; ///< Number: literal; Scalar: DSL name; Call: function; Compare: operator
   int array = -1;   ///< Access: the array; Table: the index array
   Offset offset{0, 0, 0};
   int table = -1;
   int row = 0;
   std::vector<Node> operands;
+  clang::SourceLocation loc; ///< Min, Max, Select: where the C++ wrote it, for errors
 
   explicit Node(Kind k) : kind(k) {}
 };
 
+/// Min, Max and Select: per-point choices, which may read arrays only at the
+/// loop point and never a time level (docs/DSL.md "Expressions").
+bool isChoice(const Node &n);
+/// The first read of an array away from the loop point inside `n`, or null.
+const Node *findNeighbourAccess(const Node &n);
+/// The first choice inside `n` that reads one of `arrays`, or null; `*read` is set to that read.
+const Node *findChoiceReading(const Node &n, const std::set<int> &arrays, const Node **read);
+
+/// Whether two trees compute the same value the same way.
+bool sameValue(const Node &a, const Node &b);
 /// Whether `n` reads any array / one of `arrays`.
 bool readsArray(const Node &n);
 bool readsAny(const Node &n, const std::set<int> &arrays);
@@ -48,7 +75,7 @@ void collectArrays(const Node &n, std::set<int> &arrays);
 void collectTerms(const Node &n, std::set<int> &terms, const std::set<int> &time, bool preferRight);
 
 /// Arrays that scale the time levels: factors of a product whose other factor
-/// reads a time level, divisors, and arguments of functions.
+/// reads a time level, divisors, arguments of functions and what choices read.
 void collectFactors(const Node &n, const std::set<int> &time, std::set<int> &factors);
 
 /// `a op= b` as a tree, from the current value of `a` (`op` is `=`, `+=`,
@@ -56,7 +83,8 @@ void collectFactors(const Node &n, const std::set<int> &time, std::set<int> &fac
 std::optional<Node> compound(clang::BinaryOperatorKind op, Node current, Node operand);
 
 /// DSL text, with the given names of arrays and tables, parenthesised where
-/// the precedence of the enclosing operator (`minPrecedence`) needs it.
+/// the precedence of the enclosing operator (`minPrecedence`: 0 for none, 1
+/// for + -, 2 for * /, 3 for unary minus) needs it.
 std::string printValue(const Node &n, const std::vector<std::string> &arrays,
                        const std::vector<std::string> &tables, int dims, int minPrecedence = 0);
 

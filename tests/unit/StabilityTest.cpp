@@ -86,3 +86,26 @@ TEST(Stability, TimeStepQuantityScalesTheNeighbourReads) {
 }
 
 } // namespace
+
+TEST(Stability, AClampedCoefficientIsEvaluatedAtTheGivenValues) {
+  // c2 clamped to cmax (docs/DSL.md "Choices"): a per-point coefficient like c2 itself.
+  std::string clamped = kAcoustic8;
+  clamped.replace(clamped.find("field damp   : in;"), 18, "field damp : in;\n  scalar cmax;");
+  clamped.replace(clamped.find("c2 * laplacian(u)"), 17, "min(c2, cmax) * laplacian(u)");
+  stencilc::testing::CompiledExample plain = stencilc::testing::compileText(kAcoustic8);
+  stencilc::testing::CompiledExample clamp = stencilc::testing::compileText(clamped);
+  ASSERT_FALSE(clamp.compiled.empty());
+  const CompiledStencil &p = plain.only(), &c = clamp.only();
+  const analysis::StableLimit free =
+      analysis::largestStableValue(*p.stencil, p.linear, 0, "c2", {{"damp", 1.0}});
+  ASSERT_TRUE(free.value) << free.why;
+  // With the clamp above the limit, c2 = cmax is the limit again ...
+  const analysis::StableLimit loose =
+      analysis::largestStableValue(*c.stencil, c.linear, 0, "cmax", {{"damp", 1.0}, {"c2", 100}});
+  ASSERT_TRUE(loose.value) << loose.why;
+  EXPECT_NEAR(*loose.value, *free.value, 1e-5 * *free.value);
+  // ... and under it, any cmax is stable: the step's coefficient is c2 = 0.5 limit.
+  const analysis::StableLimit held = analysis::largestStableValue(
+      *c.stencil, c.linear, 0, "cmax", {{"damp", 1.0}, {"c2", 0.5 * *free.value}});
+  EXPECT_TRUE(!held.value || *held.value > 10 * *free.value) << held.why;
+}
