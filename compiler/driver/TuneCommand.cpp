@@ -36,9 +36,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
-#include <map>
 #include <set>
-#include <sstream>
 #include <tuple>
 
 using namespace stencilc;
@@ -340,9 +338,9 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   c.date = today();
   llvm::outs() << fmt::format("{} ({}), {}x{}x{}, tuned in {:.0f} s:\n", s.name,
                               ir::elemTypeName(s.elemType), nx, ny, nz, secondsSince(start));
-  llvm::outs() << fmt::format("  fastest found  {:<60} {:.3g} GPts/s\n", pick.text(),
+  llvm::outs() << fmt::format("  fastest found  {:<66} {:.3g} GPts/s\n", pick.text(),
                               gpts(pickSeconds));
-  llvm::outs() << fmt::format("  defaults       {:<60} {:.3g} GPts/s\n", kDefault.text(),
+  llvm::outs() << fmt::format("  defaults       {:<66} {:.3g} GPts/s\n", kDefault.text(),
                               gpts(defaultSeconds));
   if (pick == kDefault)
     llvm::outs() << "  chosen         the defaults: they were the fastest found\n";
