@@ -6,6 +6,7 @@
 #                        [TYPE float|double]           # default: each stencil's own
 #                        [SPLIT <n>]                   # force n sub-stencil sweeps
 #                        [VARIANTS <suffix>=<flags>...] # extra kernels, see below
+#                        [TUNING <file.json>]          # CPU defaults from `stencilc tune`
 #                        [NATIVE]                      # -march=native for the kernels
 #                        [CUDA_EMULATOR]               # cuda kernels on the CPU emulator
 #                        [OUTPUT_DIR <dir>])
@@ -26,6 +27,12 @@
 # `VARIANTS "split2=--split=2" "f64=--type=double"`. (The CPU schemes naive,
 # blocked and planes are all in every kernel: rt::RunOptions picks one at run
 # time.)
+#
+# TUNING passes the tuning file to `stencilc gen --tuning` for the CPU kernels:
+# their default variant, tiles and time steps per pass (kDefaultOptions,
+# kTimeTiling) come from its entry for the machine that builds them, and they
+# are generated again when the file changes. Where no entry matches, gen warns
+# and the untuned defaults stay (docs/PERFORMANCE.md "Tuning").
 #
 # Generated CPU kernels need OpenMP (threads and `omp simd`): the target links
 # OpenMP::OpenMP_CXX. They are compiled with -O3 in every configuration but
@@ -73,7 +80,7 @@ function(_stencilc_kernel_compile_options out_var native)
 endfunction()
 
 function(stencilc_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "NATIVE;CUDA_EMULATOR" "TARGET;TYPE;SPLIT;OUTPUT_DIR"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "NATIVE;CUDA_EMULATOR" "TARGET;TYPE;SPLIT;OUTPUT_DIR;TUNING"
                         "STENCILS;BACKENDS;VARIANTS")
   set(where "stencilc_add_kernels")
   if(arg_UNPARSED_ARGUMENTS)
@@ -123,6 +130,13 @@ function(stencilc_add_kernels)
     list(APPEND common_args "--split=${arg_SPLIT}")
   endif()
 
+  set(tuning "")
+  if(arg_TUNING)
+    get_filename_component(tuning "${arg_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${tuning}" OR IS_DIRECTORY "${tuning}")
+      message(FATAL_ERROR "${where}: TUNING names no file: ${tuning}")
+    endif()
+  endif()
   # The kernels of one stencil: its own name and, per variant, a suffix and flags.
   set(variant_suffixes "")
   foreach(variant IN LISTS arg_VARIANTS)
@@ -208,6 +222,12 @@ function(stencilc_add_kernels)
         list(APPEND kernel_names "${kernel}")
       endforeach()
       foreach(backend IN LISTS backends)
+        set(backend_args ${gen_args})
+        set(tuning_dependency "")
+        if(tuning AND backend STREQUAL "cpu")
+          list(APPEND backend_args "--tuning=${tuning}")
+          set(tuning_dependency "${tuning}")
+        endif()
         set(outputs "")
         foreach(kernel IN LISTS kernels)
           _stencilc_backend_files(header source ${backend} ${kernel} "${dir}")
@@ -219,10 +239,10 @@ function(stencilc_add_kernels)
         add_custom_command(
           OUTPUT ${outputs}
           COMMAND "${CMAKE_COMMAND}" "-DSTENCILC=${stencilc}" "-DSTENCIL=${stencil}"
-                  "-DOUTPUT_DIR=${dir}" "-DGEN_ARGS=--backend=${backend};${gen_args}"
+                  "-DOUTPUT_DIR=${dir}" "-DGEN_ARGS=--backend=${backend};${backend_args}"
                   "-DEXPECTED_NAMES=${names}" "-DNAMES_STAMP=${names_stamp}"
                   -P "${module_dir}/StencilcGenerate.cmake"
-          DEPENDS "${stencil}" ${stencilc_target} "${stencilc}"
+          DEPENDS "${stencil}" ${stencilc_target} "${stencilc}" ${tuning_dependency}
                   "${module_dir}/StencilcGenerate.cmake" "${module_dir}/StencilcStencilNames.cmake"
           COMMENT "Generating ${backend} kernel ${kernel_list} from ${stem}.stencil"
           VERBATIM)

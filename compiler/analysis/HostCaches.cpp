@@ -60,4 +60,20 @@ HostCaches readHostCaches(const std::string &sysfsCpu) {
   return caches;
 }
 
+std::string readCpuModel(const std::string &cpuinfo) {
+  std::ifstream in(cpuinfo);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      const size_t colon = line.find(':');
+      if (colon == std::string::npos)
+        continue;
+      const size_t begin = line.find_first_not_of(" \t", colon + 1);
+      const size_t end = line.find_last_not_of(" \t\r");
+      if (begin != std::string::npos)
+        return line.substr(begin, end + 1 - begin);
+    }
+  return "this machine";
+}
+
 } // namespace stencilc::analysis

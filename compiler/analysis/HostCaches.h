@@ -22,4 +22,7 @@ struct HostCaches {
 /// The caches of CPU 0, from sysfs (or sysconf where sysfs has none).
 HostCaches readHostCaches(const std::string &sysfsCpu = "/sys/devices/system/cpu/cpu0");
 
+/// The CPU model from /proc/cpuinfo ("model name"), or "this machine".
+std::string readCpuModel(const std::string &cpuinfo = "/proc/cpuinfo");
+
 } // namespace stencilc::analysis

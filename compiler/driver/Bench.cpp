@@ -38,8 +38,9 @@ namespace {
 llvm::raw_ostream &error() { return llvm::WithColor::error(llvm::errs(), "stencilc bench"); }
 void progress(const std::string &what) { llvm::errs() << "bench: " << what << "\n"; }
 
-/// Runs `argv` with stdout to `outFile` (if not empty) and stderr passed through.
-bool execute(const std::vector<std::string> &argv, const std::string &outFile) {
+} // namespace
+
+bool runProgram(const std::vector<std::string> &argv, const std::string &outFile) {
   auto program = llvm::sys::findProgramByName(argv[0]);
   if (!program) {
     error() << "cannot find '" << argv[0] << "'\n";
@@ -58,6 +59,8 @@ bool execute(const std::vector<std::string> &argv, const std::string &outFile) {
   }
   return true;
 }
+
+namespace {
 
 std::string path(const std::string &dir, const std::string &name) {
   llvm::SmallString<256> p(dir);
@@ -175,6 +178,10 @@ struct VariantResult {
   double maxRelError = 0;
 };
 
+std::string mib(double bytes) { return fmt::format("{:.0f} MiB", bytes / (1 << 20)); }
+
+} // namespace
+
 /// Bytes of grid per point: every field in its own element type, none sharing
 /// storage (out of place, the larger of the two set-ups).
 int gridBytesPerPoint(const ir::Stencil &s) {
@@ -197,9 +204,88 @@ int defaultGridSide(const ir::Stencil &s, long long lastLevelCache) {
   return std::max(64, int(std::ceil(side / 8)) * 8);
 }
 
-std::string mib(double bytes) { return fmt::format("{:.0f} MiB", bytes / (1 << 20)); }
+CompiledHarness::~CompiledHarness() {
+  if (keep_)
+    progress("kept " + dir_);
+  else
+    llvm::sys::fs::remove_directories(dir_);
+}
 
-} // namespace
+std::string CompiledHarness::file(const std::string &name) const { return path(dir_, name); }
+
+std::unique_ptr<CompiledHarness> CompiledHarness::build(const CompiledStencil &compiled,
+                                                        const std::string &sourcePath, bool keep) {
+  const ir::Stencil &s = *compiled.stencil;
+  const bool isFloat = s.elemType == ir::ElemType::Float;
+  llvm::SmallString<128> tmp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("stencilc-bench", tmp)) {
+    error() << "cannot create a temporary directory: " << ec.message() << "\n";
+    return nullptr;
+  }
+  std::unique_ptr<CompiledHarness> h(new CompiledHarness(std::string(tmp), keep));
+  const std::string &dir = h->dir_;
+
+  // 1. Generate and compile.
+  backend::CpuEmitOptions emit;
+  emit.sourcePath = llvm::sys::path::filename(sourcePath).str();
+  auto files = backend::emitCpuKernel(compiled, emit);
+  if (!writeFilesAtomically(dir, files))
+    return nullptr;
+  const char *cxxEnv = std::getenv("CXX");
+  std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
+  const RuntimeFiles runtime = findRuntime();
+  h->program_ = path(dir, "harness");
+  progress("compiling the kernels with " + cxx + " -O3 -march=native -fopenmp against " +
+           runtime.includeDir);
+  if (!runProgram({cxx, "-std=c++20", "-O3", "-march=native", "-fopenmp", "-I" + runtime.includeDir,
+                   "-I" + dir, path(dir, s.name + ".cpp"), runtime.harness, "-o", h->program_},
+                  ""))
+    return nullptr;
+
+  // 2. Check every variant against the reference evaluator on a small odd grid.
+  eval::EvalSizes sizes{s.dims == 3 ? 37 : 67, s.dims == 3 ? 21 : 45, s.dims == 3 ? 13 : 1, 23, -1};
+  progress(fmt::format("checking every variant against the reference evaluator on {}x{}x{}",
+                       sizes.nx, sizes.ny, sizes.nz));
+  eval::EvalData ref = eval::makeRandomEvalData(s, sizes, 4242);
+  eval::evaluateReference(s, ref.bindings());
+  if (isFloat)
+    writeCheckInputs<float>(s, ref, sizes, dir);
+  else
+    writeCheckInputs<double>(s, ref, sizes, dir);
+  if (!runProgram({h->program_, "check", dir}, ""))
+    return nullptr;
+  h->errors_ =
+      isFloat ? readCheckOutputs<float>(s, ref, dir) : readCheckOutputs<double>(s, ref, dir);
+  h->tolerance_ = isFloat ? 1e-5 : 1e-12;
+  return h;
+}
+
+bool CompiledHarness::allCorrect() const {
+  return std::all_of(errors_.begin(), errors_.end(),
+                     [&](const auto &e) { return e.second < tolerance_; });
+}
+
+/// "256" -> 256^3 (256^2 for 2D, decided later), "64x32x16" -> each extent.
+bool parseGridSize(const std::string &text, BenchOptions &o) {
+  if (text.empty())
+    return true;
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  llvm::StringRef(text).split(parts, 'x');
+  int values[3] = {0, 0, 0};
+  if (parts.size() != 1 && parts.size() != 2 && parts.size() != 3)
+    return false;
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].getAsInteger(10, values[i]) || values[i] < 1 || values[i] > 100000)
+      return false;
+  if (parts.size() == 1)
+    o.nx = o.ny = o.nz = values[0];
+  else {
+    o.nx = values[0];
+    o.ny = values[1];
+    o.nz = parts.size() == 3 ? values[2] : 1;
+  }
+  return true;
+}
 
 int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   const ir::Stencil &s = *compiled.stencil;
@@ -230,56 +316,11 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
                          "(no /sys/devices/system/cpu/cpu0/cache)",
                          nx, ny, nz, mib(workingSet)));
 
-  llvm::SmallString<128> tmp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("stencilc-bench", tmp)) {
-    error() << "cannot create a temporary directory: " << ec.message() << "\n";
+  std::unique_ptr<CompiledHarness> built = CompiledHarness::build(compiled, o.sourcePath, o.keep);
+  if (!built)
     return 1;
-  }
-  const std::string dir(tmp);
-  auto cleanUp = [&] {
-    if (o.keep)
-      progress("kept " + dir);
-    else
-      llvm::sys::fs::remove_directories(dir);
-  };
-
-  // 1. Generate and compile.
-  backend::CpuEmitOptions emit;
-  emit.sourcePath = llvm::sys::path::filename(o.sourcePath).str();
-  auto files = backend::emitCpuKernel(compiled, emit);
-  if (!writeFilesAtomically(dir, files)) {
-    cleanUp();
-    return 1;
-  }
-  const char *cxxEnv = std::getenv("CXX");
-  std::string cxx = cxxEnv && *cxxEnv ? cxxEnv : "c++";
-  const RuntimeFiles runtime = findRuntime();
-  std::string harness = path(dir, "harness");
-  progress("compiling the kernels with " + cxx + " -O3 -march=native -fopenmp against " +
-           runtime.includeDir);
-  if (!execute({cxx, "-std=c++20", "-O3", "-march=native", "-fopenmp", "-I" + runtime.includeDir,
-                "-I" + dir, path(dir, s.name + ".cpp"), runtime.harness, "-o", harness},
-               "")) {
-    cleanUp();
-    return 1;
-  }
-
-  // 2. Check every variant against the reference evaluator on a small odd grid.
-  eval::EvalSizes sizes{s.dims == 3 ? 37 : 67, s.dims == 3 ? 21 : 45, s.dims == 3 ? 13 : 1, 23, -1};
-  progress(fmt::format("checking every variant against the reference evaluator on {}x{}x{}",
-                       sizes.nx, sizes.ny, sizes.nz));
-  eval::EvalData ref = eval::makeRandomEvalData(s, sizes, 4242);
-  eval::evaluateReference(s, ref.bindings());
-  if (isFloat)
-    writeCheckInputs<float>(s, ref, sizes, dir);
-  else
-    writeCheckInputs<double>(s, ref, sizes, dir);
-  if (!execute({harness, "check", dir}, "")) {
-    cleanUp();
-    return 1;
-  }
-  auto errors =
-      isFloat ? readCheckOutputs<float>(s, ref, dir) : readCheckOutputs<double>(s, ref, dir);
+  const std::string dir = built->dir(), harness = built->program();
+  auto errors = built->errors();
 
   // 3. Time every variant, out of place and, where the stencil allows it, in place.
   bool allowsInPlace = false;
@@ -299,14 +340,12 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     std::string depths;
     for (int d : o.timeDepths)
       depths += (depths.empty() ? "" : ",") + std::to_string(d);
-    if (!execute({harness, "run", std::to_string(nx), std::to_string(ny), std::to_string(nz),
-                  std::to_string(o.nd), std::to_string(o.repeats), o.search ? "1" : "0",
-                  inPlace ? "1" : "0", depths.empty() ? "0" : depths,
-                  o.index == BenchOptions::Index::Layered ? "layered" : "random"},
-                 out)) {
-      cleanUp();
+    if (!runProgram({harness, "run", std::to_string(nx), std::to_string(ny), std::to_string(nz),
+                     std::to_string(o.nd), std::to_string(o.repeats), o.search ? "1" : "0",
+                     inPlace ? "1" : "0", depths.empty() ? "0" : depths,
+                     o.index == BenchOptions::Index::Layered ? "layered" : "random"},
+                    out))
       return 1;
-    }
     std::ifstream lines(out);
     std::string line;
     while (std::getline(lines, line)) {
@@ -341,7 +380,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
       }
     }
   }
-  cleanUp();
+  built.reset(); // the temporary directory goes
 
   // 4. Report. Each variant's roofline bound (docs/DESIGN.md §Performance model
   // [5, 7]) takes both roofs from
@@ -365,7 +404,7 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
   const double tolerance = isFloat ? 1e-5 : 1e-12;
   bool allCorrect = true;
   for (const VariantResult &r : results)
-    allCorrect &= r.maxRelError < tolerance;
+    allCorrect &= r.maxRelError < tolerance; // the time-tiled rows, too
   if (o.json) {
     llvm::json::Array variants;
     for (const VariantResult &r : results) {

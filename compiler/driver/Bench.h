@@ -3,6 +3,8 @@
 
 #include "passes/Pipeline.h"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,5 +35,52 @@ struct BenchOptions {
 /// variant next to a triad bandwidth probe, and prints a table (or JSON) to
 /// stdout; progress goes to stderr. Returns the process exit status.
 int runBench(const CompiledStencil &compiled, const BenchOptions &options);
+
+/// The bench harness (runtime/src/BenchHarness.cpp) compiled with a stencil's
+/// generated CPU kernels and checked against the reference evaluator, in a
+/// temporary directory that goes with it (unless kept). `bench` and `tune`
+/// run it.
+class CompiledHarness {
+public:
+  /// Null after reporting why on stderr (a build or a check that failed to run).
+  static std::unique_ptr<CompiledHarness> build(const CompiledStencil &compiled,
+                                                const std::string &sourcePath, bool keep);
+  ~CompiledHarness();
+  CompiledHarness(const CompiledHarness &) = delete;
+  CompiledHarness &operator=(const CompiledHarness &) = delete;
+
+  const std::string &dir() const { return dir_; }
+  const std::string &program() const { return program_; }
+  /// `name` in dir().
+  std::string file(const std::string &name) const;
+  /// Each variant's normwise relative error against the reference evaluator.
+  const std::map<std::string, double> &errors() const { return errors_; }
+  /// Whether every variant is within the tolerance of its element type.
+  bool allCorrect() const;
+  double tolerance() const { return tolerance_; }
+
+private:
+  CompiledHarness(std::string dir, bool keep) : dir_(std::move(dir)), keep_(keep) {}
+  std::string dir_, program_;
+  bool keep_;
+  std::map<std::string, double> errors_;
+  double tolerance_ = 0;
+};
+
+/// Reads --size: "N" (N^3, or N^2 in 2D) or "NXxNYxNZ" into o.nx, o.ny, o.nz;
+/// an empty text leaves them 0 (the default size). False on a malformed size.
+bool parseGridSize(const std::string &text, BenchOptions &o);
+
+/// Runs `argv` (argv[0] found on PATH) with stdout to `outFile` (if not
+/// empty) and stderr passed through; false after reporting a failure.
+bool runProgram(const std::vector<std::string> &argv, const std::string &outFile);
+
+/// Bytes of grid per point: every field in its own element type, none sharing
+/// storage (out of place, the larger of the two set-ups).
+int gridBytesPerPoint(const ir::Stencil &s);
+
+/// The default grid side of `bench` and `tune`: a working set of at least 4x
+/// the last-level cache (bytes; 0: unknown).
+int defaultGridSide(const ir::Stencil &s, long long lastLevelCache);
 
 } // namespace stencilc

@@ -9,6 +9,7 @@
 // run takes well under a minute.
 //
 //===----------------------------------------------------------------------===//
+#include "analysis/HostCaches.h"
 #include "analysis/Machine.h"
 #include "driver/Driver.h"
 #include "support/Template.h"
@@ -49,19 +50,6 @@ llvm::cl::opt<std::string> machineName("name",
 llvm::cl::opt<bool> quick("quick",
                           llvm::cl::desc("Smaller arrays and fewer rounds (for tests; less exact)"),
                           llvm::cl::sub(probeCommand));
-
-/// The CPU model from /proc/cpuinfo, or "this machine".
-std::string cpuModel() {
-  auto info = llvm::MemoryBuffer::getFile("/proc/cpuinfo", /*IsText=*/true);
-  if (info) {
-    llvm::SmallVector<llvm::StringRef, 64> lines;
-    (*info)->getBuffer().split(lines, '\n');
-    for (llvm::StringRef line : lines)
-      if (line.startswith("model name"))
-        return line.split(':').second.trim().str();
-  }
-  return "this machine";
-}
 
 bool run(const std::vector<std::string> &argv, const std::string &stdoutFile) {
   auto program = llvm::sys::findProgramByName(argv[0]);
@@ -153,7 +141,7 @@ int runProbe() {
 
   analysis::Machine m;
   int threads = int(values["threads"]);
-  m.name = machineName.empty() ? fmt::format("{}, {} threads", cpuModel(), threads)
+  m.name = machineName.empty() ? fmt::format("{}, {} threads", analysis::readCpuModel(), threads)
                                : std::string(machineName);
   m.kind = "cpu";
   std::time_t now = std::time(nullptr);

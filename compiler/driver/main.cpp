@@ -3,7 +3,7 @@
 //   stencilc check FILE...     parse, check and run the pass pipeline; the exit status says
 //                              whether every file is valid
 //   stencilc dump-ir FILE...   print the IR after the last pass (with linear forms)
-//   stencilc gen FILE --backend cpu -o DIR
+//   stencilc gen FILE --backend cpu -o DIR [--tuning FILE]
 //                              write a header and a source file per stencil
 //   stencilc dump-kernel FILE --backend cpu|cuda [--variant NAME]
 //                              print the kernel IR the backend prints its code from
@@ -18,6 +18,7 @@
 #include "driver/Bench.h"
 #include "driver/Driver.h"
 #include "driver/FileOutput.h"
+#include "driver/GenTuning.h"
 #include "driver/PlanOptions.h"
 #include "ir/Printer.h"
 #include "kernel/KernelIR.h"
@@ -112,6 +113,12 @@ llvm::cl::opt<std::string>
                llvm::cl::desc("Kernel name (namespace and file stem); default: the stencil's name. "
                               "Only for files with one stencil"),
                llvm::cl::value_desc("name"), llvm::cl::sub(genCommand));
+
+llvm::cl::opt<std::string> tuningFile(
+    "tuning",
+    llvm::cl::desc("Tuning file from `stencilc tune`: the CPU kernels' default variant, tiles and "
+                   "time steps per pass come from its entry for this machine and stencil"),
+    llvm::cl::value_desc("file"), llvm::cl::sub(genCommand));
 
 llvm::cl::opt<bool> resourceUsage(
     "resource-usage",
@@ -377,6 +384,20 @@ int runGen() {
   auto options = coreLoadOptions(target->plan);
   if (!options)
     return 2;
+  // Read before anything is generated: a malformed file writes nothing.
+  std::optional<analysis::TuningFile> tuning;
+  if (!tuningFile.empty()) {
+    if (backendOption == Backend::Cuda) {
+      driver::reportError("--tuning: tuning files hold CPU settings; the CUDA kernels take none");
+      return 2;
+    }
+    auto read = analysis::readTuningFile(tuningFile);
+    if (!read) {
+      driver::reportError(llvm::toString(read.takeError()));
+      return 1;
+    }
+    tuning = std::move(*read);
+  }
   int status = 0;
   for (const std::string &path : inputFiles) {
     auto loaded = driver::loadModule(path, *options);
@@ -404,6 +425,8 @@ int runGen() {
         backend::CpuEmitOptions emit;
         emit.kernelName = kernelName;
         emit.sourcePath = llvm::sys::path::filename(path).str();
+        if (tuning)
+          emit.runDefaults = driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil);
         generated = backend::emitCpuKernel(c, emit);
       }
       for (backend::GeneratedFile &f : generated)
@@ -416,28 +439,6 @@ int runGen() {
   }
   return status;
 }
-/// "256" -> 256^3 (256^2 for 2D, decided later), "64x32x16" -> each extent.
-bool parseSize(const std::string &text, BenchOptions &o) {
-  if (text.empty())
-    return true;
-  llvm::SmallVector<llvm::StringRef, 3> parts;
-  llvm::StringRef(text).split(parts, 'x');
-  int values[3] = {0, 0, 0};
-  if (parts.size() != 1 && parts.size() != 2 && parts.size() != 3)
-    return false;
-  for (size_t i = 0; i < parts.size(); ++i)
-    if (parts[i].getAsInteger(10, values[i]) || values[i] < 1 || values[i] > 100000)
-      return false;
-  if (parts.size() == 1)
-    o.nx = o.ny = o.nz = values[0];
-  else {
-    o.nx = values[0];
-    o.ny = values[1];
-    o.nz = parts.size() == 3 ? values[2] : 1;
-  }
-  return true;
-}
-
 int runBenchCommand() {
   if (inputFiles.size() != 1) {
     llvm::WithColor::error(llvm::errs(), "stencilc") << "bench takes one .stencil file\n";
@@ -445,7 +446,7 @@ int runBenchCommand() {
   }
   BenchOptions o;
   o.sourcePath = inputFiles[0];
-  if (!parseSize(benchSize, o)) {
+  if (!parseGridSize(benchSize, o)) {
     llvm::WithColor::error(llvm::errs(), "stencilc")
         << "bad --size '" << benchSize << "': expected N or NXxNYxNZ\n";
     return 2;

@@ -94,7 +94,8 @@ cl::opt<bool> allowUnstableOption(
     cl::desc("Run even where the time step is unstable (for experiments; the field blows up)"));
 cl::opt<int> timeTileOption("time-tile",
                             cl::desc("Time steps per pass over memory (temporal blocking; one "
-                                     "process only; 1: one sweep a step)"),
+                                     "process only; 1: one sweep a step; default: the kernel's "
+                                     "kTimeTiling, 1 unless built with WAVE_TUNING)"),
                             cl::init(1));
 cl::opt<bool> overlapOption("overlap",
                             cl::desc("Under mpiexec: exchange halos while the interior computes"),
@@ -207,6 +208,11 @@ int run() {
   if (timeTileOption < 1)
     throw std::invalid_argument(
         fmt::format("--time-tile {}: expected 1 or more time steps per pass", timeTileOption));
+  // Unless asked, the steps per pass (and tiles) a tuning file chose for the
+  // kernel (docs/PERFORMANCE.md "Tuning"), on one process; else one sweep a step.
+  rt::TimeTiling tiling{timeTileOption};
+  if (timeTileOption.getNumOccurrences() == 0 && dist.ranks() == 1)
+    tiling = kernelOf(operatorOption).timeTiling;
   if (timeTileOption > 1 && dist.ranks() > 1)
     throw std::invalid_argument(fmt::format(
         "--time-tile {}: time tiling runs on one process; over {} ranks each would need a halo "
@@ -275,6 +281,11 @@ int run() {
     if (dist.ranks() > 1)
       fmt::print("wave: {} ({} halo exchange overlapped with the interior)\n", dist.describe(),
                  overlapOption ? "every" : "no");
+    if (tiling.depth > 1)
+      fmt::print("wave: {} steps per pass over memory, time tiles {} x {} (y x z; 0: the "
+                 "runtime's), from {}\n",
+                 tiling.depth, tiling.tileY, tiling.tileZ,
+                 timeTileOption.getNumOccurrences() ? "--time-tile" : "the kernel's kTimeTiling");
   }
   if (const TableReport *table = propagator->tableReport(); table && dist.root()) {
     const auto &fit = table->fit;
@@ -322,7 +333,6 @@ int run() {
   double stepSeconds = 0;
   // Steps per second and time left, on a terminal only (rank 0's).
   rt::Progress progress("wave", steps, "steps", stderr, dist.root() && isatty(STDERR_FILENO));
-  const rt::TimeTiling tiling{timeTileOption};
   for (int step = 0; step < steps;) {
     const auto start = std::chrono::steady_clock::now();
     int taken = 1;

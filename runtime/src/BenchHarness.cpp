@@ -18,6 +18,17 @@
 //       values) or "layered" (a smooth layered model, see fillLayered).
 //       Prints one line per result for `stencilc` to read; progress goes to
 //       stderr.
+//   harness time NX NY NZ ND INDEX REPEATS ALTERNATE SECONDS FILE
+//       for `stencilc tune`: times the configurations FILE lists, one a line,
+//       "VARIANT BY BZ DEPTH TY TZ": DEPTH 1 is single steps with
+//       RunOptions{VARIANT, BY, BZ}; more, passes of DEPTH steps with
+//       TimeTiling{DEPTH, 0, TY, TZ} and VARIANT inside the tiles (checked bit
+//       for bit first, as in run). Out of place; each is the median of REPEATS
+//       timings after a warm-up, printed as "timed N SECONDS_PER_STEP" for the
+//       N-th line. With ALTERNATE 1 the timings go round the list, so that
+//       drift in the machine's load hits every configuration alike; with 0 they
+//       go one configuration after another, none started once SECONDS have
+//       passed (0: no limit), and a progress line shows on a terminal.
 //
 // Timed single steps do not rotate the time levels: every step reads and
 // writes the same amount of memory either way, and the values stay bounded.
@@ -349,6 +360,94 @@ template <typename Real> int run(int argc, char **argv) {
   return 0;
 }
 
+/// One line of a `time` list.
+struct Configuration {
+  RunOptions options;
+  TimeTiling tiling;
+};
+
+std::vector<Configuration> readConfigurations(const std::string &file) {
+  std::ifstream in(file);
+  if (!in)
+    throw std::runtime_error("cannot read " + file);
+  std::vector<Configuration> list;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string name;
+    Configuration c;
+    if (!(words >> name >> c.options.blockY >> c.options.blockZ >> c.tiling.depth >>
+          c.tiling.tileY >> c.tiling.tileZ))
+      throw std::runtime_error("bad configuration line '" + line + "' in " + file);
+    const std::optional<Variant> v = parseVariant(name);
+    if (!v || c.tiling.depth < 1)
+      throw std::runtime_error("bad configuration line '" + line + "' in " + file);
+    c.options.variant = *v;
+    list.push_back(c);
+  }
+  return list;
+}
+
+template <typename Real> int timeList(int argc, char **argv) {
+  if (argc != 11 || (std::string(argv[6]) != "random" && std::string(argv[6]) != "layered")) {
+    std::fprintf(stderr, "usage: harness time NX NY NZ ND random|layered REPEATS ALTERNATE "
+                         "SECONDS FILE\n");
+    return 2;
+  }
+  const KernelInfo &k = theKernel();
+  GridShape shape{k.dims, std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), k.radius};
+  const int nd = std::atoi(argv[5]), repeats = std::max(1, std::atoi(argv[7]));
+  const bool alternate = std::atoi(argv[8]) != 0;
+  const double limit = std::atof(argv[9]);
+  const std::vector<Configuration> list = readConfigurations(argv[10]);
+  for (const Configuration &c : list)
+    if (c.tiling.depth > 1 && !tileableInTime(k)) {
+      std::fprintf(stderr, "harness: %s does not advance time levels: no time tiling\n", k.name);
+      return 1;
+    } else if (c.tiling.depth > 1 && !timeTilingMatches<Real>(k, nd, false, c.tiling.depth)) {
+      std::fprintf(stderr, "harness: %d steps per pass differ from single steps\n", c.tiling.depth);
+      return 1;
+    }
+
+  KernelData data(k, shape, nd, /*inPlace=*/false);
+  fillRandom<Real>(data, nd);
+  if (std::string(argv[6]) == "layered")
+    fillLayered(data, nd);
+  const ErasedArgs args = data.args();
+  ErasedArgs levels = args; // rotated by the time-tiled passes
+  // Seconds per step of one timing: one step, or one pass of `depth` steps.
+  auto once = [&](const Configuration &c) {
+    if (c.tiling.depth == 1)
+      return seconds([&] { k.run(args, c.options); });
+    return seconds([&] { runTimeTiled(k, levels, c.tiling.depth, c.tiling, c.options); }) /
+           c.tiling.depth;
+  };
+  std::vector<std::vector<double>> times(list.size());
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (alternate) {
+    for (const Configuration &c : list)
+      once(c); // warm-up
+    for (int r = 0; r < repeats; ++r)
+      for (size_t n = 0; n < list.size(); ++n)
+        times[n].push_back(once(list[n]));
+  } else {
+    Progress progress("tune: measuring", long(list.size()), "configurations");
+    for (size_t n = 0; n < list.size() && (limit <= 0 || elapsed() < limit); ++n) {
+      once(list[n]); // warm-up
+      for (int r = 0; r < repeats; ++r)
+        times[n].push_back(once(list[n]));
+      progress.advance(long(n + 1));
+    }
+  }
+  for (size_t n = 0; n < list.size(); ++n)
+    if (!times[n].empty())
+      std::printf("timed %zu %.9f\n", n, median(times[n]));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -359,8 +458,11 @@ int main(int argc, char **argv) {
       return f ? check<float>(argv[2]) : check<double>(argv[2]);
     if (mode == "run")
       return f ? run<float>(argc, argv) : run<double>(argc, argv);
+    if (mode == "time")
+      return f ? timeList<float>(argc, argv) : timeList<double>(argc, argv);
     std::fprintf(stderr, "usage: harness check DIR | harness run NX NY NZ ND REPEATS SEARCH "
-                         "INPLACE DEPTHS random|layered\n");
+                         "INPLACE DEPTHS random|layered | harness time NX NY NZ ND "
+                         "random|layered REPEATS ALTERNATE SECONDS FILE\n");
     return 2;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "harness: %s\n", e.what());

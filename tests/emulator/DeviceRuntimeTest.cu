@@ -220,7 +220,9 @@ TEST(DeviceKernelData, MirrorsTheHostDataAndItsRotation) {
                                     {"out", "out", "float", -1, /*advances=*/0, {}, 0}},
                                    {},
                                    {},
-                                   nullptr};
+                                   nullptr,
+                                   {},
+                                   {}};
   const rt::GridShape shape{3, 11, 3, 2, 1};
   rt::KernelData host(info, shape, 4, /*inPlace=*/false);
   host.field<float>(0).fillRandom(1, -1.0f, 1.0f);

@@ -19,7 +19,10 @@
 #include "passes/LinearFormPrinter.h"
 #include "support/Template.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 
 #include <map>
@@ -615,7 +618,8 @@ public:
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), plan_(c.sweepPlan.cpu),
         module_(kernel::lowerToKernels(c, kernel::Target::Cpu)), names_(s_),
         kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
-        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {
+        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
+        defaults_(options.runDefaults) {
     std::vector<std::string> problems;
     if (!kernel::verifyKernels(c, module_, problems))
       throw std::logic_error("the CPU kernel IR of '" + s_.name +
@@ -626,6 +630,7 @@ public:
     TemplateValues common = {
         {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
     TemplateValues header = abiHeaderValues(s_, names_, common);
+    header["RUN_DEFAULTS"] = runDefaults();
     TemplateValues source =
         abiSourceValues(s_, linear_, names_, kernel_, int(decomposition_.sweeps.size()), 5, common);
     source["TABLE_MEMBERS"] = tableMembers();
@@ -642,6 +647,24 @@ private:
     d += ".\n// Variants (rt::RunOptions::variant): naive, blocked (y/z tiles), planes "
          "(partial-plane\n// accumulation, one input plane at a time).\n";
     return d;
+  }
+
+  /// kDefaultOptions and kTimeTiling, saying where they come from.
+  std::string runDefaults() const {
+    const CpuRunDefaults &d = defaults_;
+    std::string variant = d.variant;
+    variant[0] = char(std::toupper(static_cast<unsigned char>(variant[0])));
+    std::string origin;
+    for (llvm::StringRef line : llvm::split(d.origin, '\n'))
+      origin += "/// " + line.str() + "\n";
+    return fmt::format(
+        "/// The options run() takes when given none, and the time steps per pass (with\n"
+        "/// their tiles) for rt::runTimeTiled (stencilc/TimeTiling.h; depth 1: single\n"
+        "/// sweeps).\n{}"
+        "inline constexpr rt::RunOptions kDefaultOptions{{rt::Variant::{}, {}, {}, "
+        "std::nullopt}};\n"
+        "inline constexpr rt::TimeTiling kTimeTiling{{{}, 0, {}, {}}};\n",
+        origin, variant, d.blockY, d.blockZ, d.timeDepth, d.timeTileY, d.timeTileZ);
   }
 
   std::string tableMembers() const {
@@ -711,6 +734,7 @@ private:
   KernelNames names_;
   std::string kernel_;
   std::string source_;
+  CpuRunDefaults defaults_;
 };
 
 } // namespace

@@ -17,11 +17,23 @@
 
 namespace stencilc::backend {
 
+/// The options a generated kernel runs with when its caller gives none
+/// (kDefaultOptions, kTimeTiling in its header, and its rt::KernelInfo).
+struct CpuRunDefaults {
+  std::string variant = "naive"; ///< rt::Variant's name
+  int blockY = 0, blockZ = 0;    ///< 0: the planner's tiles
+  int timeDepth = 1;             ///< time steps per pass; 1: single sweeps
+  int timeTileY = 0, timeTileZ = 0;
+  /// Where they come from, for the header's comment (lines split at '\n').
+  std::string origin = "Not tuned (no `stencilc gen --tuning`): rt::RunOptions' defaults.";
+};
+
 struct CpuEmitOptions {
   /// C++ namespace and file stem; the stencil's name when empty.
   std::string kernelName;
   /// Shown in the generated files' header comment.
   std::string sourcePath;
+  CpuRunDefaults runDefaults;
 };
 
 /// `<kernel>.h` and `<kernel>.cpp` for one compiled stencil.

@@ -93,6 +93,14 @@ struct RunOptions {
   std::optional<Box> region = std::nullopt;
 };
 
+/// How a time-tiled run is cut (TimeTiling.h runs it).
+struct TimeTiling {
+  int depth = 1; ///< T: time steps per pass over memory (1: single sweeps)
+  int tileX = 0; ///< tile extent in x at each level; 0: the whole row
+  int tileY = 0; ///< tile extent in y; 0: kDefaultTileY
+  int tileZ = 0; ///< tile extent in z; 0: kDefaultTileZ (3D only)
+};
+
 /// Point (i, j, k) of a field is origin[i + j * line + k * plane].
 template <typename T> struct FieldView {
   T *origin = nullptr;
@@ -218,6 +226,14 @@ struct KernelInfo {
   std::vector<KernelTableInfo> tables;
   std::vector<const char *> scalars;
   void (*run)(const ErasedArgs &, const RunOptions &);
+  /// The options the kernel's own run() takes when given none (its header's
+  /// kDefaultOptions): the pick of a tuning file for the machine it was
+  /// generated for (`stencilc gen --tuning`, docs/PERFORMANCE.md "Tuning"),
+  /// else RunOptions{}.
+  RunOptions defaults = {};
+  /// Time steps per pass, and tiles, for callers of runTimeTiled (the
+  /// header's kTimeTiling): the tuning file's pick, else depth 1 (single sweeps).
+  TimeTiling timeTiling = {};
 };
 
 /// Every kernel linked into the program, in static-initialisation order.

@@ -48,14 +48,6 @@
 
 namespace stencilc::rt {
 
-/// How a time-tiled run is cut.
-struct TimeTiling {
-  int depth = 1; ///< T: time steps per pass over memory (1: single sweeps)
-  int tileX = 0; ///< tile extent in x at each level; 0: the whole row
-  int tileY = 0; ///< tile extent in y; 0: kDefaultTileY
-  int tileZ = 0; ///< tile extent in z; 0: kDefaultTileZ (3D only)
-};
-
 /// Defaults from measurement (docs/PERFORMANCE.md, "Temporal blocking, cheaper
 /// lookups and Devito"); `stencilc bench --search` finds this machine's best.
 inline constexpr int kDefaultTileY = 32;

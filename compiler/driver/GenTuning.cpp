@@ -1,0 +1,43 @@
+//===- GenTuning.cpp ------------------------------------------------------===//
+#include "driver/GenTuning.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+namespace stencilc::driver {
+
+backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
+                                         const std::string &fileName, const ir::Stencil &stencil) {
+  const analysis::MachineKey machine = analysis::thisMachine();
+  const std::string type = ir::elemTypeName(stencil.elemType);
+  const analysis::TuningLookup found =
+      analysis::findChoice(file, machine, stencil.name, analysis::stencilHash(stencil), type);
+  backend::CpuRunDefaults d;
+  if (!found.choice) {
+    llvm::WithColor::warning(llvm::errs(), "stencilc")
+        << fileName << ": no tuned defaults for stencil '" << stencil.name << "' (" << type
+        << "): " << found.whyNot << "; its kernels keep the untuned defaults\n";
+    d.origin = "Not tuned: " + llvm::sys::path::filename(fileName).str() +
+               " has no entry for this machine, stencil and type (gen warned why);\n"
+               "rt::RunOptions' defaults.";
+    return d;
+  }
+  const analysis::TunedChoice &c = *found.choice;
+  d.variant = c.variant;
+  d.blockY = c.blockY;
+  d.blockZ = c.blockZ;
+  d.timeDepth = c.timeDepth;
+  d.timeTileY = c.timeTileY;
+  d.timeTileZ = c.timeTileZ;
+  // The file's name, not its path: the generated files do not depend on where the build is.
+  d.origin = fmt::format("Tuned by `stencilc tune` ({}) on {} at {}x{}x{} for\n{}:\n{:.3f} GPts/s "
+                         "against {:.3f} for the untuned defaults, same run.",
+                         llvm::sys::path::filename(fileName).str(), c.date, c.nx, c.ny, c.nz,
+                         machine.describe(), c.gptsPerSecond, c.defaultGptsPerSecond);
+  return d;
+}
+
+} // namespace stencilc::driver

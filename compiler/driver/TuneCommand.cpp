@@ -1,0 +1,424 @@
+//===- TuneCommand.cpp - `stencilc tune`: this machine's fastest settings ---===//
+//
+//   stencilc tune FILE [--size N|NXxNYxNZ] [--type float|double] [--budget S] -o TUNING
+//   stencilc tune --machine-key | --stencil-hash FILE
+//
+// Builds and checks the bench harness with the stencil's CPU kernels (as
+// `stencilc bench` does) and searches the variant, its tiles and the time
+// steps per pass (docs/PERFORMANCE.md "Tuning") in three rounds over one grid:
+//
+//   1. coarse: every variant at a few tile sizes, single sweeps and 2 or 4
+//      steps per pass where the stencil advances time levels, one timing each;
+//   2. fine: the three fastest of round 1 again and their neighbours (tiles
+//      halved and doubled, the steps per pass halved and doubled), median of 3;
+//   3. confirmation: the fastest of round 2 and the untuned defaults
+//      (RunOptions{}, single sweeps) timed in turn, median of 7, so that
+//      "tuned >= default" is measured in one run; where the pick is not the
+//      faster, the defaults are kept.
+//
+// Rounds 1 and 2 start no configuration once 60% and 90% of --budget have
+// passed; the untuned defaults are in every round. The result is merged into
+// the tuning file (analysis/TuningFile.h), which `gen --tuning` reads.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/HostCaches.h"
+#include "analysis/TuningFile.h"
+#include "driver/Bench.h"
+#include "driver/Driver.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <set>
+#include <tuple>
+
+using namespace stencilc;
+
+namespace {
+
+llvm::cl::SubCommand tuneCommand("tune",
+                                 "Search the CPU variant, tiles and time steps per pass that run "
+                                 "a stencil fastest here, into a tuning file");
+llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<file.stencil>"),
+                                     llvm::cl::sub(tuneCommand));
+llvm::cl::opt<std::string> outputFile("o",
+                                      llvm::cl::desc("Tuning file to write or merge into (entries "
+                                                     "of other machines and stencils are kept)"),
+                                      llvm::cl::value_desc("file"), llvm::cl::sub(tuneCommand));
+llvm::cl::opt<std::string>
+    sizeOption("size",
+               llvm::cl::desc("Grid size N or NXxNYxNZ (default: as bench, grids 4x the "
+                              "last-level cache)"),
+               llvm::cl::value_desc("size"), llvm::cl::sub(tuneCommand));
+enum class TypeChoice { AsDeclared, Float, Double };
+llvm::cl::opt<TypeChoice>
+    typeOption("type", llvm::cl::desc("Element type to tune (default: the stencil's)"),
+               llvm::cl::values(clEnumValN(TypeChoice::Float, "float", "single precision"),
+                                clEnumValN(TypeChoice::Double, "double", "double precision")),
+               llvm::cl::init(TypeChoice::AsDeclared), llvm::cl::sub(tuneCommand));
+llvm::cl::opt<double> budgetOption("budget",
+                                   llvm::cl::desc("Seconds per stencil for the search rounds "
+                                                  "(the confirmation round comes after)"),
+                                   llvm::cl::value_desc("seconds"), llvm::cl::init(300),
+                                   llvm::cl::sub(tuneCommand));
+llvm::cl::opt<bool> machineKeyOption("machine-key",
+                                     llvm::cl::desc("Print this machine's key, as tuning files "
+                                                    "hold it, and exit"),
+                                     llvm::cl::sub(tuneCommand));
+
+llvm::cl::opt<bool> stencilHashOption(
+    "stencil-hash",
+    llvm::cl::desc("Print the hash, as a JSON string, that a tuning file's entry for each "
+                   "stencil of the file must hold, one a line, and exit"),
+    llvm::cl::sub(tuneCommand));
+
+void note(const std::string &line) { llvm::errs() << "tune: " << line << "\n"; }
+
+/// One point of the search: a harness `time` line.
+struct Config {
+  std::string variant = "naive";
+  int blockY = 0, blockZ = 0; ///< RunOptions tiles; 0: the kernel's
+  int depth = 1;              ///< time steps per pass
+  int tileY = 0, tileZ = 0;   ///< TimeTiling tiles; 0: the runtime's
+
+  auto tie() const { return std::tie(variant, blockY, blockZ, depth, tileY, tileZ); }
+  bool operator<(const Config &o) const { return tie() < o.tie(); }
+  bool operator==(const Config &o) const { return tie() == o.tie(); }
+
+  std::string text() const {
+    auto tiles = [](int y, int z) {
+      return y || z ? fmt::format("{} x {}", y ? std::to_string(y) : "default",
+                                  z ? std::to_string(z) : "default")
+                    : std::string("default");
+    };
+    std::string t = variant;
+    if (variant != "naive")
+      t += ", tiles " + tiles(blockY, blockZ);
+    if (depth == 1)
+      return t + ", single sweeps";
+    return t + fmt::format(", {} steps per pass, time tiles {}", depth, tiles(tileY, tileZ));
+  }
+};
+
+/// The kernels' own defaults: rt::RunOptions{} and single sweeps.
+const Config kDefault{};
+
+struct Measured {
+  Config config;
+  double seconds = 0; ///< per step
+};
+
+/// Times `list` with the harness; the configurations it had no time for are missing.
+std::optional<std::vector<Measured>> timeConfigs(const CompiledHarness &h,
+                                                 const std::vector<Config> &list, int nx, int ny,
+                                                 int nz, int nd, int repeats, bool alternate,
+                                                 double seconds, const std::string &stage) {
+  const std::string listFile = h.file(stage + ".txt"), outFile = h.file(stage + ".out");
+  {
+    std::ofstream out(listFile);
+    for (const Config &c : list)
+      out << c.variant << " " << c.blockY << " " << c.blockZ << " " << c.depth << " " << c.tileY
+          << " " << c.tileZ << "\n";
+  }
+  if (!runProgram({h.program(), "time", std::to_string(nx), std::to_string(ny), std::to_string(nz),
+                   std::to_string(nd), "random", std::to_string(repeats), alternate ? "1" : "0",
+                   fmt::format("{:.1f}", std::max(seconds, 0.1)), listFile},
+                  outFile))
+    return std::nullopt;
+  std::vector<Measured> results;
+  std::ifstream in(outFile);
+  std::string word;
+  size_t n = 0;
+  double t = 0;
+  while (in >> word >> n >> t)
+    if (word == "timed" && n < list.size())
+      results.push_back({list[n], t});
+  return results;
+}
+
+std::vector<Config> uniqueConfigs(const std::vector<Config> &list) {
+  std::vector<Config> out;
+  std::set<Config> seen;
+  for (const Config &c : list)
+    if (seen.insert(c).second)
+      out.push_back(c);
+  return out;
+}
+
+/// Round 1: the defaults first (so a short budget still measures them), then a coarse grid.
+std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int ny, int nz) {
+  std::vector<Config> list{kDefault};
+  const std::vector<int> depths = timeTileable ? std::vector<int>{2, 4} : std::vector<int>{};
+  for (const char *v : {"blocked", "planes"})
+    list.push_back({v, 0, 0, 1, 0, 0});
+  for (int depth : depths)
+    for (const char *v : {"naive", "blocked"})
+      list.push_back({v, 0, 0, depth, 0, 0});
+  const std::vector<int> blockZs = s.dims == 3 ? std::vector<int>{16, 64, nz} : std::vector<int>{0};
+  for (const char *v : {"blocked", "planes"})
+    for (int by : {8, 32})
+      for (int bz : blockZs)
+        if (by <= ny && bz <= nz)
+          list.push_back({v, by, bz, 1, 0, 0});
+  const std::vector<int> tileZs = s.dims == 3 ? std::vector<int>{4, 16} : std::vector<int>{0};
+  for (int depth : depths)
+    for (const char *v : {"naive", "blocked"})
+      for (int ty : {16, 64})
+        for (int tz : tileZs)
+          if (ty <= ny && tz <= nz)
+            list.push_back({v, 0, 0, depth, ty, tz});
+  return uniqueConfigs(list);
+}
+
+/// Round 2: each of `best` and its neighbours.
+std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> &best, int ny,
+                                int nz) {
+  std::vector<Config> list{kDefault};
+  auto valid = [&](const Config &c) {
+    return c.blockY <= ny && c.blockZ <= nz && c.tileY <= ny && c.tileZ <= nz && c.depth <= 8;
+  };
+  for (const Config &b : best) {
+    list.push_back(b);
+    std::vector<Config> near;
+    if (b.depth == 1 && b.variant != "naive" && b.blockY > 0) {
+      for (int f : {2, -2}) {
+        Config c = b;
+        c.blockY = f > 0 ? b.blockY * 2 : std::max(1, b.blockY / 2);
+        near.push_back(c);
+        if (s.dims == 3 && b.blockZ > 0) {
+          c = b;
+          c.blockZ = f > 0 ? b.blockZ * 2 : std::max(1, b.blockZ / 2);
+          near.push_back(c);
+        }
+      }
+    }
+    if (b.depth > 1) {
+      // 0 is the runtime's default tile (stencilc/TimeTiling.h): 32 x 8.
+      const int ty = b.tileY ? b.tileY : 32, tz = b.tileZ ? b.tileZ : (s.dims == 3 ? 8 : 0);
+      for (int f : {2, -2}) {
+        Config c = b;
+        c.tileY = f > 0 ? ty * 2 : std::max(1, ty / 2);
+        c.tileZ = tz;
+        near.push_back(c);
+        if (s.dims == 3) {
+          c = b;
+          c.tileY = ty;
+          c.tileZ = f > 0 ? tz * 2 : std::max(1, tz / 2);
+          near.push_back(c);
+        }
+        c = b;
+        c.depth = f > 0 ? b.depth * 2 : b.depth / 2;
+        if (c.depth >= 2)
+          near.push_back(c);
+      }
+    }
+    for (const Config &c : near)
+      if (valid(c))
+        list.push_back(c);
+  }
+  return uniqueConfigs(list);
+}
+
+std::vector<Measured> fastestFirst(std::vector<Measured> v) {
+  std::stable_sort(v.begin(), v.end(),
+                   [](const Measured &a, const Measured &b) { return a.seconds < b.seconds; });
+  return v;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string today() {
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  return date;
+}
+
+/// Tunes one stencil; its choice, or nullopt after reporting why.
+std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled,
+                                                 const BenchOptions &size, int nd) {
+  const auto start = std::chrono::steady_clock::now();
+  const ir::Stencil &s = *compiled.stencil;
+  const analysis::HostCaches caches = analysis::readHostCaches();
+  int nx = size.nx, ny = size.ny, nz = size.nz;
+  if (nx == 0)
+    nx = ny = nz = defaultGridSide(s, caches.lastLevel());
+  if (s.dims == 2)
+    nz = 1;
+  note(fmt::format("{} ({}) at {}x{}x{}, working set {:.0f} MiB; budget {:.0f} s", s.name,
+                   ir::elemTypeName(s.elemType), nx, ny, nz,
+                   double(gridBytesPerPoint(s)) * nx * ny * nz / (1 << 20), double(budgetOption)));
+  std::unique_ptr<CompiledHarness> h = CompiledHarness::build(compiled, size.sourcePath, false);
+  if (!h)
+    return std::nullopt;
+  if (!h->allCorrect()) {
+    for (const auto &[variant, error] : h->errors())
+      if (error >= h->tolerance())
+        driver::reportError(fmt::format("{}: the {} kernel differs from the reference evaluator "
+                                        "(relative error {:.2e}, tolerance {:g}); nothing to tune",
+                                        s.name, variant, error, h->tolerance()));
+    return std::nullopt;
+  }
+  bool timeTileable = false, outputs = true;
+  for (const ir::Field &f : s.fields)
+    if (f.role == ir::FieldRole::Output) {
+      timeTileable = true;
+      outputs &= f.advances >= 0;
+    }
+  timeTileable &= outputs;
+
+  const double points = double(nx) * ny * nz;
+  auto gpts = [&](double seconds) { return points / seconds / 1e9; };
+  auto report = [&](const std::vector<Measured> &m, const std::string &round) {
+    std::vector<Measured> sorted = fastestFirst(m);
+    note(fmt::format("{}: {} configurations measured; fastest {} ({:.3g} GPts/s)", round, m.size(),
+                     sorted.front().config.text(), gpts(sorted.front().seconds)));
+    return sorted;
+  };
+
+  const std::vector<Config> coarse = coarseConfigs(s, timeTileable, ny, nz);
+  note(fmt::format("round 1 of 3: {} configurations, one timing each", coarse.size()));
+  auto round1 = timeConfigs(*h, coarse, nx, ny, nz, nd, 1, false,
+                            0.6 * budgetOption - secondsSince(start), "round1");
+  if (!round1)
+    return std::nullopt;
+  if (round1->empty()) {
+    driver::reportError(fmt::format("{}: --budget {:g} s was spent before the first "
+                                    "configuration was timed; give it more",
+                                    s.name, double(budgetOption)));
+    return std::nullopt;
+  }
+  std::vector<Measured> sorted1 = report(*round1, "round 1");
+  std::vector<Config> best;
+  for (size_t i = 0; i < sorted1.size() && best.size() < 3; ++i)
+    best.push_back(sorted1[i].config);
+
+  const std::vector<Config> fine = fineConfigs(s, best, ny, nz);
+  note(fmt::format("round 2 of 3: {} configurations, median of 3", fine.size()));
+  auto round2 = timeConfigs(*h, fine, nx, ny, nz, nd, 3, false,
+                            0.9 * budgetOption - secondsSince(start), "round2");
+  if (!round2)
+    return std::nullopt;
+  const Config pick = round2->empty() ? best.front() : report(*round2, "round 2").front().config;
+
+  // Round 3: the pick against the defaults, in turn, so that both see the same load.
+  const std::vector<Config> finalists =
+      pick == kDefault ? std::vector<Config>{kDefault} : std::vector<Config>{pick, kDefault};
+  note(fmt::format("round 3 of 3: {} against the defaults, in turn, median of 7", pick.text()));
+  auto round3 = timeConfigs(*h, finalists, nx, ny, nz, nd, 7, true, 0, "round3");
+  if (!round3 || round3->size() != finalists.size()) {
+    driver::reportError(s.name + ": the confirmation round did not finish");
+    return std::nullopt;
+  }
+  const double pickSeconds = round3->front().seconds, defaultSeconds = round3->back().seconds;
+  const bool pickWins = pickSeconds < defaultSeconds;
+  const Config chosen = pickWins ? pick : kDefault;
+
+  analysis::TunedChoice c;
+  c.variant = chosen.variant;
+  c.blockY = chosen.blockY;
+  c.blockZ = chosen.blockZ;
+  c.timeDepth = chosen.depth;
+  c.timeTileY = chosen.tileY;
+  c.timeTileZ = chosen.tileZ;
+  c.gptsPerSecond = gpts(pickWins ? pickSeconds : defaultSeconds);
+  c.defaultGptsPerSecond = gpts(defaultSeconds);
+  c.nx = nx;
+  c.ny = ny;
+  c.nz = nz;
+  c.date = today();
+  llvm::outs() << fmt::format("{} ({}), {}x{}x{}, tuned in {:.0f} s:\n", s.name,
+                              ir::elemTypeName(s.elemType), nx, ny, nz, secondsSince(start));
+  llvm::outs() << fmt::format("  fastest found  {:<66} {:.3g} GPts/s\n", pick.text(),
+                              gpts(pickSeconds));
+  llvm::outs() << fmt::format("  defaults       {:<66} {:.3g} GPts/s\n", kDefault.text(),
+                              gpts(defaultSeconds));
+  if (pick == kDefault)
+    llvm::outs() << "  chosen         the defaults: they were the fastest found\n";
+  else if (pickWins)
+    llvm::outs() << fmt::format("  chosen         the fastest found, {:.2f}x the defaults "
+                                "(median of 7, timed in turn with them)\n",
+                                defaultSeconds / pickSeconds);
+  else
+    llvm::outs() << "  chosen         the defaults: the fastest found was not faster when timed "
+                    "in turn with them (median of 7)\n";
+  return c;
+}
+
+int runTune() {
+  if (machineKeyOption) {
+    llvm::outs() << analysis::machineKeyJson(analysis::thisMachine()) << "\n";
+    return 0;
+  }
+  if (stencilHashOption) {
+    if (inputFile.empty()) {
+      driver::reportError("--stencil-hash takes a .stencil file");
+      return 2;
+    }
+    auto loaded = driver::loadModule(inputFile, driver::LoadOptions{});
+    if (!loaded)
+      return 1;
+    for (const CompiledStencil &c : loaded->compiled)
+      llvm::outs() << "\"" << analysis::stencilHash(*c.stencil) << "\"\n";
+    return 0;
+  }
+  if (inputFile.empty() || outputFile.empty()) {
+    driver::reportError("tune takes one .stencil file and -o TUNING-FILE");
+    return 2;
+  }
+  if (!(budgetOption > 0)) {
+    driver::reportError(
+        fmt::format("--budget {:g}: expected a number of seconds above 0", double(budgetOption)));
+    return 2;
+  }
+  BenchOptions size;
+  size.sourcePath = inputFile;
+  if (!parseGridSize(sizeOption, size)) {
+    driver::reportError("bad --size '" + sizeOption + "': expected N or NXxNYxNZ");
+    return 2;
+  }
+  // Read the file to merge into before spending minutes: a malformed one stops here.
+  analysis::TuningFile file;
+  if (llvm::sys::fs::exists(outputFile)) {
+    auto existing = analysis::readTuningFile(outputFile);
+    if (!existing) {
+      driver::reportError(llvm::toString(existing.takeError()));
+      return 1;
+    }
+    file = std::move(*existing);
+  }
+  driver::LoadOptions options;
+  if (typeOption != TypeChoice::AsDeclared)
+    options.elemType = typeOption == TypeChoice::Float ? ir::ElemType::Float : ir::ElemType::Double;
+  auto loaded = driver::loadModule(inputFile, options);
+  if (!loaded)
+    return 1;
+  const analysis::MachineKey machine = analysis::thisMachine();
+  note("machine: " + machine.describe());
+  for (const CompiledStencil &c : loaded->compiled) {
+    auto choice = tuneStencil(c, size, size.nd);
+    if (!choice)
+      return 1; // nothing written: the file holds all of a run or none of it
+    analysis::mergeChoice(file, machine, c.stencil->name, analysis::stencilHash(*c.stencil),
+                          ir::elemTypeName(c.stencil->elemType), *choice);
+  }
+  if (llvm::Error e = analysis::writeTuningFile(outputFile, file)) {
+    driver::reportError(llvm::toString(std::move(e)));
+    return 1;
+  }
+  note("wrote " + outputFile);
+  return 0;
+}
+
+driver::CommandRegistration registration(tuneCommand, &runTune);
+
+} // namespace
