@@ -56,7 +56,17 @@ cl::opt<double> courantOption("courant", cl::desc("v_max dt / h"), cl::init(0.4)
 cl::opt<double> timeOption("time", cl::desc("Recording time (s)"), cl::init(0.75));
 cl::opt<int> shotsOption("shots", cl::desc("Shots, evenly spaced along x"), cl::init(3));
 cl::opt<double> frequencyOption("frequency", cl::desc("Ricker peak frequency (Hz)"), cl::init(15));
-cl::opt<int> spongeOption("sponge", cl::desc("Sponge width in points"), cl::init(12));
+cl::opt<int> spongeOption("sponge",
+                          cl::desc("Sponge width in points on the x faces, the top and the bottom"),
+                          cl::init(12));
+cl::opt<double> spongeAlphaOption("sponge-alpha",
+                                  cl::desc("Sponge strength: each step scales the wavefield by "
+                                           "exp(-(alpha (w - d) / w)^2) at d < w points from a "
+                                           "face"),
+                                  cl::init(0.3));
+cl::opt<int> spongeYOption("sponge-y",
+                           cl::desc("Sponge width in points on the y faces (default: --sponge)"),
+                           cl::init(0));
 cl::opt<std::string> storageOption(
     "storage",
     cl::desc("Wavefield storage: memory, disk, revolve, or several separated by commas (each "
@@ -175,10 +185,18 @@ int run() {
     throw std::invalid_argument("--checkpoints must be at least 1 (got " +
                                 std::to_string(checkpointsOption) + ")");
   const int sponge = spongeOption;
+  const int spongeY = spongeYOption.getNumOccurrences() ? spongeYOption.getValue() : sponge;
+  if (sponge < 0 || spongeY < 0)
+    throw std::invalid_argument(
+        fmt::format("--sponge {} and --sponge-y {}: must not be negative", sponge, spongeY));
+  if (!(spongeAlphaOption >= 0 && spongeAlphaOption <= 10))
+    throw std::invalid_argument(
+        fmt::format("--sponge-alpha {}: expected 0 to 10", spongeAlphaOption.getValue()));
   const int depth = sponge + 2; // sources and receivers, below the top sponge
-  if (n.nx < 2 * sponge + 8 || n.ny < 2 * sponge + 1 || n.nz < 2 * sponge + 20)
-    throw std::invalid_argument(fmt::format(
-        "--size {}x{}x{} is too small for a sponge of {} points", n.nx, n.ny, n.nz, sponge));
+  if (n.nx < 2 * sponge + 8 || n.ny < 2 * spongeY + 1 || n.nz < 2 * sponge + 20)
+    throw std::invalid_argument(
+        fmt::format("--size {}x{}x{} is too small for a sponge of {} points ({} on the y faces)",
+                    n.nx, n.ny, n.nz, sponge, spongeY));
   auto variant = rt::parseVariant(variantOption);
   if (!variant)
     throw std::invalid_argument("--variant: naive, blocked or planes");
@@ -224,7 +242,8 @@ int run() {
                                 ": only the revolve storage keeps checkpoints");
 
   const rt::Grid<float> damping =
-      wave::spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, wave::kHalo}, sponge);
+      wave::spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, wave::kHalo},
+                          {sponge, spongeY, sponge, sponge}, spongeAlphaOption);
   const std::string dir = stencilDirOption;
   using wave::Direction;
   auto inTrue = wave::Propagator::create(operatorOption, vTrue, damping, h, dt, dir);

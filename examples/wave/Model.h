@@ -36,6 +36,15 @@ rt::Grid<float> spongeDamping(const rt::GridShape &shape, int width, double alph
 rt::Grid<float> spongeDamping(const rt::GridShape &shape, const rt::Box &part, int width,
                               double alpha = 0.3);
 
+/// Sponge widths per face, in points: the x faces, the y faces, the top
+/// (z = 0) and the bottom. A point's α (w − d) / w is the largest over the
+/// faces it is within w of; equal widths give the factors above.
+struct SpongeWidths {
+  int x = 0, y = 0, top = 0, bottom = 0;
+};
+rt::Grid<float> spongeDamping(const rt::GridShape &shape, const SpongeWidths &widths,
+                              double alpha = 0.3);
+
 /// The Ricker wavelet of peak frequency f (Hz), delayed by t0 (s).
 double ricker(double t, double f, double t0);
 
