@@ -1,7 +1,8 @@
 //===- RtmMain.cpp - Reverse-time migration with generated kernels ---------===//
 //
 //   rtm [--size 100x40x70] [--shots 3] [--storage memory,disk,revolve]
-//       [--checkpoints 12] [--image-every 4] [--operator fd8|ete37] --out DIR
+//       [--checkpoints 12] [--image-every 4] [--operator fd8|ete37]
+//       [--backend cpu|cuda] --out DIR
 //
 // A synthetic model (flat and dipping thin reflectors in a smooth
 // background, RtmModel.h), shots modelled in it, and their data (less the
@@ -11,8 +12,11 @@
 // images must be equal bit for bit, and the run reports the memory and time
 // of each. Writes model.npy (the true velocity) and image.npy, both indexed
 // like the grid with depth last, into --out (docs/SEISMIC.md §Reverse-time migration).
+// --backend cuda steps, injects and images on the device (CudaMigration.h;
+// the CUDA emulator on the CPU in this build).
 //
 //===----------------------------------------------------------------------===//
+#include "CudaMigration.h"
 #include "Imaging.h"
 #include "Migration.h"
 #include "RtmModel.h"
@@ -32,6 +36,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 using namespace rtm;
@@ -75,8 +80,18 @@ cl::opt<std::string> snapshotDirOption("snapshot-dir",
                                        cl::init(""));
 cl::opt<std::string> outOption("out", cl::desc("Directory for model.npy and image.npy"),
                                cl::init("rtm-out"));
-cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, blocked, planes"),
-                                   cl::init("planes"));
+enum class Backend { Cpu, Cuda };
+cl::opt<Backend>
+    backendOption("backend", cl::desc("Where the kernels run"),
+                  cl::values(clEnumValN(Backend::Cpu, "cpu", "the CPU kernels (OpenMP)"),
+                             clEnumValN(Backend::Cuda, "cuda",
+                                        "the CUDA kernels, fields in device memory (fd8 only)")),
+                  cl::init(Backend::Cpu));
+cl::opt<std::string>
+    variantOption("variant",
+                  cl::desc("Kernel variant: naive, blocked, planes (cpu); gmem, ro, traditional, "
+                           "planes (cuda)"),
+                  cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir",
                                       cl::desc("Where the wave example's .stencil files are"),
                                       cl::init(RTM_STENCIL_DIR));
@@ -157,9 +172,17 @@ int run() {
   if (n.nx < 2 * sponge + 8 || n.ny < 2 * sponge + 1 || n.nz < 2 * sponge + 20)
     throw std::invalid_argument(fmt::format(
         "--size {}x{}x{} is too small for a sponge of {} points", n.nx, n.ny, n.nz, sponge));
-  auto variant = rt::parseVariant(variantOption);
+  const bool onDevice = backendOption == Backend::Cuda;
+  auto variant = rt::parseVariant(onDevice ? "planes" : variantOption.getValue());
+  auto cudaVariant = parseCudaVariant(onDevice ? variantOption.getValue() : "planes");
   if (!variant)
-    throw std::invalid_argument("--variant: naive, blocked or planes");
+    throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
+  if (!cudaVariant)
+    throw std::invalid_argument("--variant '" + variantOption +
+                                "': gmem, ro, traditional or planes with --backend cuda");
+  if (onDevice && operatorOption != wave::Operator::Fd8)
+    throw std::invalid_argument(
+        "--backend cuda runs the fd8 operator only (the ETE adjoint is not built for CUDA)");
   const double h = spacingOption;
   const rt::Grid<float> vTrue = trueModel(n, h, wave::kHalo);
   const rt::Grid<float> vSmooth = smoothModel(n, h, wave::kHalo, smoothingOption);
@@ -197,6 +220,11 @@ int run() {
   auto inSmooth = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir);
   auto adjoint = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir, {}, false,
                                           Direction::Adjoint);
+  std::unique_ptr<CudaMigration> device;
+  if (onDevice) {
+    device = std::make_unique<CudaMigration>(vTrue, vSmooth, damping, h, dt, *cudaVariant);
+    fmt::print("rtm: cuda backend on {}\n", CudaMigration::deviceName());
+  }
 
   fmt::print("rtm: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} steps "
              "= {:.3f} s, {} shots, imaging every {} steps\n",
@@ -223,8 +251,11 @@ int run() {
     sh.receivers = receivers;
     // The reflections alone: the data in the true model less those in the background.
     const auto start = Clock::now();
-    sh.data = modelShot(*inTrue, sh, steps, runOptions);
-    const auto direct = modelShot(*inSmooth, sh, steps, runOptions);
+    using Model = CudaMigration::Model;
+    sh.data = device ? device->modelShot(Model::True, sh, steps)
+                     : modelShot(*inTrue, sh, steps, runOptions);
+    const auto direct = device ? device->modelShot(Model::Migration, sh, steps)
+                               : modelShot(*inSmooth, sh, steps, runOptions);
     modellingSeconds += std::chrono::duration<double>(Clock::now() - start).count();
     for (int m = 0; m < steps; ++m)
       for (size_t r = 0; r < receivers.size(); ++r)
@@ -237,7 +268,10 @@ int run() {
       o.checkpoints = checkpointsOption;
       o.snapshotDir = snapshotDir;
       o.run = runOptions;
-      migrateShot(*inSmooth, *adjoint, sh, o, sums[s], reports[s]);
+      if (device)
+        device->migrateShot(sh, o, sums[s], reports[s]);
+      else
+        migrateShot(*inSmooth, *adjoint, sh, o, sums[s], reports[s]);
     }
     fmt::print("rtm: shot {}/{} at x = {} migrated\n", shot + 1, shotsOption.getValue(), sx);
     std::fflush(stdout);
@@ -281,9 +315,12 @@ int run() {
                r.seconds / (2.0 * steps * shotsOption * forwardStep), megabytes(r.peakBytes));
     if (r.storage == Storage::Disk)
       fmt::print("         disk: {} of snapshots per shot; writing {:.2f} s, of which the time "
-                 "loop waited {:.2f} s ({:.0f}% hidden); reading back {:.2f} s\n",
+                 "loop waited {:.2f} s ({:.0f}% hidden){}; reading back {:.2f} s\n",
                  megabytes(r.diskBytes), r.ioSeconds, r.blockedSeconds,
-                 r.ioSeconds > 0 ? 100 * (1 - r.blockedSeconds / r.ioSeconds) : 100.0,
+                 r.ioSeconds > 0 ? 100 * std::max(0.0, 1 - r.blockedSeconds / r.ioSeconds) : 100.0,
+                 onDevice ? " (the wait includes the device-to-host copies, synchronous under "
+                            "the CUDA emulator)"
+                          : "",
                  r.readSeconds);
     if (r.storage == Storage::Revolve)
       fmt::print("         revolve: {} checkpoints, {} forward steps beyond the turns per shot "
