@@ -2,7 +2,8 @@
 //
 // The generated .cu files are compiled as C++ against the CUDA emulator
 // (stencilc/cuda/Cuda.h without nvcc) and run on the CPU. For every kernel
-// (each example in float and double, plus forced sub-stencil splits), every
+// (each example in float and double, plus forced sub-stencil splits and the
+// wave example's steps with their derived adjoints), every
 // CUDA variant, three odd grid sizes, launch geometries that leave partial
 // blocks in x, y and z, out of place and in place, and several time steps with
 // the levels rotated in between: the output (poisoned with NaN before each
@@ -21,6 +22,8 @@
 #include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
 #include "frontend/Frontend.h"
+#include "passes/Adjoint.h"
+#include "passes/LinearForm.h"
 
 #include "KernelComparison.h"
 
@@ -34,11 +37,13 @@
 #include <filesystem>
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <fmt/format.h>
 #include <optional>
+#include <stdexcept>
 
 using namespace stencilc;
 
@@ -106,15 +111,36 @@ bool planPinsSharedRows(const rt::KernelInfo &k) {
   return std::string(k.name).find("_sm") != std::string::npos;
 }
 
-/// The example a kernel was generated from, in the kernel's element type.
-/// The stencil a kernel was generated from: dsl-examples/, or the test-only
-/// stencils of tests/kernels/Inputs/.
-ir::Stencil loadStencil(const rt::KernelInfo &k) {
+/// The .stencil file named `name`: in dsl-examples/, the test-only stencils of
+/// tests/kernels/Inputs/ or the wave example's (examples/wave); empty if none.
+std::string stencilFile(const std::string &name) {
   const std::string root = STENCILC_SOURCE_DIR;
-  std::string path = root + "/dsl-examples/" + k.stencil + ".stencil";
-  if (!std::filesystem::exists(path))
-    path = root + "/tests/kernels/Inputs/" + k.stencil + ".stencil";
-  return eval::loadStencilOfKernel(path, k);
+  for (const char *dir : {"/dsl-examples/", "/tests/kernels/Inputs/", "/examples/wave/"}) {
+    const std::string path = root + dir + name + ".stencil";
+    if (std::filesystem::exists(path))
+      return path;
+  }
+  return "";
+}
+
+/// The stencil a kernel was generated from, in the kernel's element type. A
+/// kernel of `stencilc gen --adjoint` (stencil NAME_adjoint) gets the adjoint
+/// of NAME.stencil, derived as gen derives it (passes/Adjoint.h).
+ir::Stencil loadStencil(const rt::KernelInfo &k) {
+  const std::string name = k.stencil, suffix = "_adjoint";
+  std::string path = stencilFile(name);
+  if (!path.empty() || !name.ends_with(suffix))
+    return eval::loadStencilOfKernel(path, k);
+  path = stencilFile(name.substr(0, name.size() - suffix.size()));
+  ir::Stencil forward = eval::loadStencilOfKernel(path, k);
+  llvm::SourceMgr sourceMgr; // the file parsed above; nothing is reported against it
+  DiagnosticEngine diag(sourceMgr, llvm::errs());
+  auto linear = linearize(forward, diag);
+  auto adjoint = linear ? adjointStencil(forward, *linear, diag) : std::nullopt;
+  if (!adjoint)
+    throw std::runtime_error(path + ": no adjoint");
+  adjoint->elemType = forward.elemType;
+  return std::move(*adjoint);
 }
 
 template <typename Real>
@@ -280,7 +306,8 @@ TEST(CudaKernelLaunch, PinnedPlanRefusesASmallBudget) {
 }
 
 TEST(CudaKernelRegistry, HoldsEveryExampleInBothPrecisions) {
-  // 7 examples x 2 precisions, plus the forced splits listed in CMakeLists.txt.
+  // 7 examples x 2 precisions, plus the forced splits and the wave example's kernels listed in
+  // CMakeLists.txt.
   EXPECT_GE(allKernels().size(), 14u);
 }
 
