@@ -79,6 +79,14 @@ CudaMigration::CudaMigration(const rt::Grid<float> &trueVelocity,
 
 CudaMigration::~CudaMigration() = default;
 
+bool CudaMigration::emulated() {
+#if defined(__CUDACC__)
+  return false;
+#else
+  return true; // stencilc/cuda/Cuda.h under a host compiler: the CPU emulator
+#endif
+}
+
 std::string CudaMigration::deviceName() {
   int device = 0;
   STENCILC_CUDA_CHECK(cudaGetDevice(&device));

@@ -47,6 +47,8 @@ public:
 
   /// The device the kernels run on (cudaGetDeviceProperties' name).
   static std::string deviceName();
+  /// Whether this build runs the CUDA path on the CPU emulator (copies synchronous).
+  static bool emulated();
 
   enum class Model { True, Migration };
   /// What the receivers record after each of `steps` forward steps in `model`.

@@ -12,8 +12,8 @@
 // images must be equal bit for bit, and the run reports the memory and time
 // of each. Writes model.npy (the true velocity) and image.npy, both indexed
 // like the grid with depth last, into --out (docs/SEISMIC.md §Reverse-time migration).
-// --backend cuda steps, injects and images on the device (CudaMigration.h;
-// the CUDA emulator on the CPU in this build).
+// --backend cuda steps, injects and images on the device (CudaMigration.h):
+// on the CUDA emulator in rtm, on a GPU in rtm-gpu.
 //
 //===----------------------------------------------------------------------===//
 #include "CudaMigration.h"
@@ -183,6 +183,7 @@ int run() {
   if (onDevice && operatorOption != wave::Operator::Fd8)
     throw std::invalid_argument(
         "--backend cuda runs the fd8 operator only (the ETE adjoint is not built for CUDA)");
+  const std::string deviceName = onDevice ? CudaMigration::deviceName() : ""; // no GPU: fails here
   const double h = spacingOption;
   const rt::Grid<float> vTrue = trueModel(n, h, wave::kHalo);
   const rt::Grid<float> vSmooth = smoothModel(n, h, wave::kHalo, smoothingOption);
@@ -223,7 +224,7 @@ int run() {
   std::unique_ptr<CudaMigration> device;
   if (onDevice) {
     device = std::make_unique<CudaMigration>(vTrue, vSmooth, damping, h, dt, *cudaVariant);
-    fmt::print("rtm: cuda backend on {}\n", CudaMigration::deviceName());
+    fmt::print("rtm: cuda backend on {}\n", deviceName);
   }
 
   fmt::print("rtm: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} steps "
@@ -318,9 +319,10 @@ int run() {
                  "loop waited {:.2f} s ({:.0f}% hidden){}; reading back {:.2f} s\n",
                  megabytes(r.diskBytes), r.ioSeconds, r.blockedSeconds,
                  r.ioSeconds > 0 ? 100 * std::max(0.0, 1 - r.blockedSeconds / r.ioSeconds) : 100.0,
-                 onDevice ? " (the wait includes the device-to-host copies, synchronous under "
-                            "the CUDA emulator)"
-                          : "",
+                 onDevice && CudaMigration::emulated()
+                     ? " (the wait includes the device-to-host copies, synchronous under the "
+                       "CUDA emulator)"
+                     : "",
                  r.readSeconds);
     if (r.storage == Storage::Revolve)
       fmt::print("         revolve: {} checkpoints, {} forward steps beyond the turns per shot "
