@@ -97,7 +97,8 @@ std::string CudaMigration::deviceName() {
 
 std::vector<std::vector<float>> CudaMigration::modelShot(Model model, const Shot &shot, int steps) {
   CudaPropagator &f = model == Model::True ? state_->inTrue : state_->inSmooth;
-  const DevicePoints source({shot.source}, state_->shape), receivers(shot.receivers, state_->shape);
+  const device::DevicePoints source({shot.source}, state_->shape),
+      receivers(shot.receivers, state_->shape);
   std::vector<float> wavelet;
   for (int n = 0; n < steps; ++n)
     wavelet.push_back(float(shot.wavelet.at(size_t(n))));
@@ -196,7 +197,7 @@ private:
   cudaStream_t stream_;
   StorageReport &report_;
   rt::GridShape shape_;
-  DevicePoints source_, receivers_;
+  device::DevicePoints source_, receivers_;
   cu::DeviceBuffer<float> wavelet_, data_; ///< data_: step-major, a row of receivers each
   cu::DeviceBuffer<double> cross_, illumination_;
 };

@@ -6,7 +6,6 @@
 #include "acoustic8_sponge_adjoint_cuda.h"
 #include "acoustic8_sponge_cuda.h"
 
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -17,11 +16,6 @@ namespace forward = stencilc_kernels::acoustic8_sponge_cuda;
 namespace adjoint = stencilc_kernels::acoustic8_sponge_adjoint_cuda;
 
 namespace {
-
-std::string pointText(const std::array<int, 3> &p) {
-  return "(" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) +
-         ")";
-}
 
 /// c2 = (vΔt/h)² per point, halo included, as wave::Propagator's fd8 builds it.
 rt::Grid<float> courantSquared(const rt::Grid<float> &velocity, double h, double dt) {
@@ -64,27 +58,6 @@ template <typename Variant> Variant variantOf(CudaVariant v) {
 
 } // namespace
 
-DevicePoints::DevicePoints(const std::vector<std::array<int, 3>> &points,
-                           const rt::GridShape &shape) {
-  const cu::GridLayout layout = cu::GridLayout::of<float>(shape);
-  std::vector<std::ptrdiff_t> offsets;
-  std::set<std::ptrdiff_t> seen;
-  for (const auto &p : points) {
-    if (p[0] < 0 || p[0] >= shape.nx || p[1] < 0 || p[1] >= shape.ny || p[2] < 0 ||
-        p[2] >= shape.nz)
-      throw std::invalid_argument("the point " + pointText(p) +
-                                  " lies outside the grid's interior");
-    const std::ptrdiff_t offset = p[0] + p[1] * layout.line + p[2] * layout.plane;
-    if (!seen.insert(offset).second)
-      throw std::invalid_argument("the point " + pointText(p) +
-                                  " is given twice: device injection needs distinct points");
-    offsets.push_back(offset);
-  }
-  offsets_ = cu::DeviceBuffer<std::ptrdiff_t>(offsets.size());
-  if (!offsets.empty())
-    offsets_.copyFromHost(offsets.data(), offsets.size());
-}
-
 CudaPropagator::CudaPropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping,
                                double h, double dt, CudaDirection direction, CudaVariant variant,
                                cudaStream_t stream)
@@ -104,7 +77,7 @@ void CudaPropagator::reset() {
   levelB_.upload(zero_, stream_);
 }
 
-void CudaPropagator::step(const DevicePoints &points, const float *values) {
+void CudaPropagator::step(const device::DevicePoints &points, const float *values) {
   if (direction_ == CudaDirection::Forward)
     runStep(&forward::run, variantOf<forward::Variant>(variant_), *previous_, *current_, c2_,
             damping_, stream_);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "CudaMigration.h"
+#include "DeviceKernels.h"
 
 #include "stencilc/Grid.h"
 #include "stencilc/cuda/DeviceBuffer.h"
@@ -24,20 +25,6 @@ namespace rtm {
 
 namespace rt = stencilc::rt;
 namespace cu = stencilc::cuda;
-
-/// Grid points on the device, as offsets from a grid's origin.
-class DevicePoints {
-public:
-  DevicePoints() = default;
-  /// Throws std::invalid_argument naming a point outside the interior of
-  /// `shape` or given twice (one thread adds at each point, so they must differ).
-  DevicePoints(const std::vector<std::array<int, 3>> &points, const rt::GridShape &shape);
-  int size() const { return int(offsets_.size()); }
-  const std::ptrdiff_t *offsets() const { return offsets_.data(); }
-
-private:
-  cu::DeviceBuffer<std::ptrdiff_t> offsets_;
-};
 
 enum class CudaDirection { Forward, Adjoint };
 
@@ -56,7 +43,7 @@ public:
   /// One step queued on the stream: the kernel's sweep, then values[r]
   /// added at points r of the new level (values: a device array of
   /// points.size() floats; none when null), then the levels rotate.
-  void step(const DevicePoints &points, const float *values);
+  void step(const device::DevicePoints &points, const float *values);
 
   /// Both levels back to zero (the halo too), as at the start.
   void reset();

@@ -1,7 +1,9 @@
 //===- DeviceKernels.cu - The imaging example's small kernels on the device =//
 #include "DeviceKernels.h"
 
+#include <set>
 #include <stdexcept>
+#include <string>
 
 namespace rtm::device {
 
@@ -53,7 +55,33 @@ __global__ void __launch_bounds__(kThreads)
 
 void checkLaunch() { STENCILC_CUDA_CHECK(cudaGetLastError()); }
 
+std::string pointText(const std::array<int, 3> &p) {
+  return "(" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) +
+         ")";
+}
+
 } // namespace
+
+DevicePoints::DevicePoints(const std::vector<std::array<int, 3>> &points,
+                           const rt::GridShape &shape) {
+  const stencilc::cuda::GridLayout layout = stencilc::cuda::GridLayout::of<float>(shape);
+  std::vector<std::ptrdiff_t> offsets;
+  std::set<std::ptrdiff_t> seen;
+  for (const auto &p : points) {
+    if (p[0] < 0 || p[0] >= shape.nx || p[1] < 0 || p[1] >= shape.ny || p[2] < 0 ||
+        p[2] >= shape.nz)
+      throw std::invalid_argument("the point " + pointText(p) +
+                                  " lies outside the grid's interior");
+    const std::ptrdiff_t offset = p[0] + p[1] * layout.line + p[2] * layout.plane;
+    if (!seen.insert(offset).second)
+      throw std::invalid_argument("the point " + pointText(p) +
+                                  " is given twice: device injection needs distinct points");
+    offsets.push_back(offset);
+  }
+  offsets_ = stencilc::cuda::DeviceBuffer<std::ptrdiff_t>(offsets.size());
+  if (!offsets.empty())
+    offsets_.copyFromHost(offsets.data(), offsets.size());
+}
 
 void addAt(rt::FieldView<float> field, const std::ptrdiff_t *offsets, const float *values,
            int count, cudaStream_t stream) {
