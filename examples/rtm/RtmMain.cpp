@@ -1,7 +1,8 @@
 //===- RtmMain.cpp - Reverse-time migration with generated kernels ---------===//
 //
 //   rtm [--size 100x40x70] [--shots 3] [--storage memory,disk,revolve]
-//       [--checkpoints 12] [--image-every 4] [--operator fd8|ete37] --out DIR
+//       [--checkpoints 12] [--image-every 4] [--operator fd8|ete37]
+//       [--backend cpu|cuda] --out DIR
 //
 // A synthetic model (flat and dipping thin reflectors in a smooth
 // background, RtmModel.h), shots modelled in it, and their data (less the
@@ -13,8 +14,11 @@
 // like the grid with depth last, into --out, and beside them what
 // scripts/plot.py draws the run's figures from (RunFiles.h; docs/SEISMIC.md
 // §Reverse-time migration). A progress line on stderr when it is a terminal.
+// --backend cuda steps, injects and images on the device (CudaMigration.h):
+// on the CUDA emulator in rtm, on a GPU in rtm-gpu.
 //
 //===----------------------------------------------------------------------===//
+#include "CudaMigration.h"
 #include "Imaging.h"
 #include "Migration.h"
 #include "RtmModel.h"
@@ -38,6 +42,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 using namespace rtm;
@@ -102,8 +107,18 @@ cl::opt<int> snapshotsOption("snapshots",
                              cl::desc("Wavefield slices of the middle shot in the true model, "
                                       "evenly spaced in time (snapshot_NNNNN_xz.npy)"),
                              cl::init(3));
-cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, blocked, planes"),
-                                   cl::init("planes"));
+enum class Backend { Cpu, Cuda };
+cl::opt<Backend>
+    backendOption("backend", cl::desc("Where the kernels run"),
+                  cl::values(clEnumValN(Backend::Cpu, "cpu", "the CPU kernels (OpenMP)"),
+                             clEnumValN(Backend::Cuda, "cuda",
+                                        "the CUDA kernels, fields in device memory (fd8 only)")),
+                  cl::init(Backend::Cpu));
+cl::opt<std::string>
+    variantOption("variant",
+                  cl::desc("Kernel variant: naive, blocked, planes (cpu); gmem, ro, traditional, "
+                           "planes (cuda)"),
+                  cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir",
                                       cl::desc("Where the wave example's .stencil files are"),
                                       cl::init(RTM_STENCIL_DIR));
@@ -197,9 +212,30 @@ int run() {
     throw std::invalid_argument(
         fmt::format("--size {}x{}x{} is too small for a sponge of {} points ({} on the y faces)",
                     n.nx, n.ny, n.nz, sponge, spongeY));
-  auto variant = rt::parseVariant(variantOption);
+  const bool onDevice = backendOption == Backend::Cuda;
+  auto variant = rt::parseVariant(onDevice ? "planes" : variantOption.getValue());
+  auto cudaVariant = parseCudaVariant(onDevice ? variantOption.getValue() : "planes");
+  // What the CUDA path does not do is refused, not ignored: it keeps Revolve's
+  // checkpoints on the device and slices no wavefield (it would have to copy
+  // the field back every few steps).
+  if (onDevice && !checkpointDirOption.empty())
+    throw std::invalid_argument("--checkpoint-dir " + checkpointDirOption.getValue() +
+                                ": the CUDA path keeps its checkpoints in device memory");
+  if (onDevice && snapshotsOption.getNumOccurrences() > 0 && snapshotsOption > 0)
+    throw std::invalid_argument(
+        fmt::format("--snapshots {}: the CUDA path writes no wavefield slices (--snapshots 0)",
+                    snapshotsOption.getValue()));
+  if (onDevice)
+    snapshotsOption.setValue(0);
   if (!variant)
-    throw std::invalid_argument("--variant: naive, blocked or planes");
+    throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
+  if (!cudaVariant)
+    throw std::invalid_argument("--variant '" + variantOption +
+                                "': gmem, ro, traditional or planes with --backend cuda");
+  if (onDevice && operatorOption != wave::Operator::Fd8)
+    throw std::invalid_argument(
+        "--backend cuda runs the fd8 operator only (the ETE adjoint is not built for CUDA)");
+  const std::string deviceName = onDevice ? CudaMigration::deviceName() : ""; // no GPU: fails here
   const double h = spacingOption;
   const rt::Grid<float> vTrue = trueModel(n, h, wave::kHalo);
   const rt::Grid<float> vSmooth = smoothModel(n, h, wave::kHalo, smoothingOption);
@@ -250,6 +286,11 @@ int run() {
   auto inSmooth = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir);
   auto adjoint = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir, {}, false,
                                           Direction::Adjoint);
+  std::unique_ptr<CudaMigration> device;
+  if (onDevice) {
+    device = std::make_unique<CudaMigration>(vTrue, vSmooth, damping, h, dt, *cudaVariant);
+    fmt::print("rtm: cuda backend on {}\n", deviceName);
+  }
 
   fmt::print("rtm: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} steps "
              "= {:.3f} s, {} shots, imaging every {} steps\n",
@@ -290,8 +331,16 @@ int run() {
         if (step % sliceEvery == 0 && step / sliceEvery <= snapshotsOption)
           figures.slices.emplace_back(step, xzSlice(u, n.ny / 2));
       };
-    sh.data = modelShot(*inTrue, sh, steps, runOptions, &progress, slice);
-    const auto direct = modelShot(*inSmooth, sh, steps, runOptions, &progress);
+    using Model = CudaMigration::Model;
+    // The device runs a shot's modelling as a whole: its progress moves after each run.
+    sh.data = device ? device->modelShot(Model::True, sh, steps)
+                     : modelShot(*inTrue, sh, steps, runOptions, &progress, slice);
+    if (device)
+      progress.advanceBy(steps);
+    const auto direct = device ? device->modelShot(Model::Migration, sh, steps)
+                               : modelShot(*inSmooth, sh, steps, runOptions, &progress);
+    if (device)
+      progress.advanceBy(steps);
     modellingSeconds += std::chrono::duration<double>(Clock::now() - start).count();
     for (int m = 0; m < steps; ++m)
       for (size_t r = 0; r < receivers.size(); ++r)
@@ -314,7 +363,13 @@ int run() {
       o.checkpointDir = checkpointDirOption;
       o.run = runOptions;
       o.progress = &progress;
-      migrateShot(*inSmooth, *adjoint, sh, o, sums[s], reports[s]);
+      if (device) {
+        const long long before = reports[s].forwardSteps + reports[s].adjointSteps;
+        device->migrateShot(sh, o, sums[s], reports[s]);
+        progress.advanceBy(reports[s].forwardSteps + reports[s].adjointSteps - before);
+      } else {
+        migrateShot(*inSmooth, *adjoint, sh, o, sums[s], reports[s]);
+      }
     }
     progress.finish(); // erased, so that the line below starts clean on a terminal
     fmt::print("rtm: shot {}/{} at x = {} migrated\n", shot + 1, shotsOption.getValue(), sx);
@@ -378,9 +433,13 @@ int run() {
                r.seconds / (2.0 * steps * shotsOption * forwardStep), megabytes(r.peakBytes));
     if (r.storage == Storage::Disk)
       fmt::print("         disk: {} of snapshots per shot; writing {:.2f} s, of which the time "
-                 "loop waited {:.2f} s ({:.0f}% hidden); reading back {:.2f} s\n",
+                 "loop waited {:.2f} s ({:.0f}% hidden){}; reading back {:.2f} s\n",
                  megabytes(r.diskBytes), r.ioSeconds, r.blockedSeconds,
-                 r.ioSeconds > 0 ? 100 * (1 - r.blockedSeconds / r.ioSeconds) : 100.0,
+                 r.ioSeconds > 0 ? 100 * std::max(0.0, 1 - r.blockedSeconds / r.ioSeconds) : 100.0,
+                 onDevice && CudaMigration::emulated()
+                     ? " (the wait includes the device-to-host copies, synchronous under the "
+                       "CUDA emulator)"
+                     : "",
                  r.readSeconds);
     if (r.storage == Storage::Revolve)
       fmt::print("         revolve: {} checkpoints, {} forward steps beyond the turns per shot "

@@ -2,7 +2,8 @@
 //
 // The generated .cu files are compiled as C++ against the CUDA emulator
 // (stencilc/cuda/Cuda.h without nvcc) and run on the CPU. For every kernel
-// (each example in float and double, plus forced sub-stencil splits), every
+// (each example in float and double, plus forced sub-stencil splits and the
+// wave example's steps with their derived adjoints), every
 // CUDA variant, three odd grid sizes, launch geometries that leave partial
 // blocks in x, y and z, out of place and in place, and several time steps with
 // the levels rotated in between: the output (poisoned with NaN before each
@@ -25,6 +26,8 @@
 #include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
 #include "frontend/Frontend.h"
+#include "passes/Adjoint.h"
+#include "passes/LinearForm.h"
 
 #include "KernelComparison.h"
 #include "StencilOfKernel.h"
@@ -40,11 +43,13 @@
 #include <filesystem>
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <fmt/format.h>
 #include <optional>
+#include <stdexcept>
 
 using namespace stencilc;
 
@@ -112,6 +117,41 @@ bool planPinsSharedRows(const rt::KernelInfo &k) {
   return std::string(k.name).find("_sm") != std::string::npos;
 }
 
+/// The .stencil file named `name`: in dsl-examples/, the test-only stencils of
+/// tests/kernels/Inputs/ or the wave example's (examples/wave); empty if none
+/// (then a stencil lifted from the legacy corpus, StencilOfKernel.h).
+std::string stencilFile(const std::string &name) {
+  const std::string root = STENCILC_SOURCE_DIR;
+  for (const char *dir : {"/dsl-examples/", "/tests/kernels/Inputs/", "/examples/wave/"}) {
+    const std::string path = root + dir + name + ".stencil";
+    if (std::filesystem::exists(path))
+      return path;
+  }
+  return "";
+}
+
+/// The stencil a kernel was generated from, in the kernel's element type. A
+/// kernel of `stencilc gen --adjoint` (stencil NAME_adjoint) gets the adjoint
+/// of NAME.stencil, derived as gen derives it (passes/Adjoint.h).
+ir::Stencil loadStencil(const rt::KernelInfo &k) {
+  const std::string name = k.stencil, suffix = "_adjoint";
+  std::string path = stencilFile(name);
+  if (!path.empty())
+    return eval::loadStencilOfKernel(path, k);
+  if (!name.ends_with(suffix))
+    return kerneltest::stencilOfKernel(k); // lifted from the legacy corpus
+  path = stencilFile(name.substr(0, name.size() - suffix.size()));
+  ir::Stencil forward = eval::loadStencilOfKernel(path, k);
+  llvm::SourceMgr sourceMgr; // the file parsed above; nothing is reported against it
+  DiagnosticEngine diag(sourceMgr, llvm::errs());
+  auto linear = linearize(forward, diag);
+  auto adjoint = linear ? adjointStencil(forward, *linear, diag) : std::nullopt;
+  if (!adjoint)
+    throw std::runtime_error(path + ": no adjoint");
+  adjoint->elemType = forward.elemType;
+  return std::move(*adjoint);
+}
+
 template <typename Real>
 void runAndCompare(const CudaKernel &kernel, const ir::Stencil &stencil, const TestLaunch &launch,
                    rt::GridShape shape, bool inPlace) {
@@ -139,7 +179,7 @@ TEST_P(CudaKernelTest, MatchesReferenceEvaluator) {
   const CudaKernel &kernel = *GetParam().kernel;
   const rt::KernelInfo &info = kernel.info();
   const bool isFloat = std::string(info.elemType) == "float";
-  ir::Stencil stencil = kerneltest::stencilOfKernel(info);
+  ir::Stencil stencil = loadStencil(info);
   // Odd sizes, multiples of no block size; blocks of the default shape and small
   // ones that leave partial blocks in x and y and partial z chunks (nw = 3).
   std::vector<rt::GridShape> shapes =
@@ -195,7 +235,7 @@ std::string launchLabel(const CudaKernel &kernel, const TestLaunch &launch) {
 
 TEST_P(CudaKernelTest, RegionComputesExactlyItsBox) {
   const CudaKernel &kernel = *GetParam().kernel;
-  ir::Stencil stencil = kerneltest::stencilOfKernel(kernel.info());
+  ir::Stencil stencil = loadStencil(kernel.info());
   for (const TestLaunch &launch : regionLaunches(GetParam().variant)) {
     if (std::string(kernel.info().elemType) == "float")
       kerneltest::checkBoxes<float>(kernel.info(), stencil, regionCall(kernel, launch),
@@ -211,7 +251,7 @@ TEST_P(CudaKernelTest, RegionComputesExactlyItsBox) {
 TEST_P(CudaKernelTest, ShellAndInteriorMakeTheWholeStep) {
   const CudaKernel &kernel = *GetParam().kernel;
   const rt::KernelInfo &info = kernel.info();
-  ir::Stencil stencil = kerneltest::stencilOfKernel(info);
+  ir::Stencil stencil = loadStencil(info);
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
@@ -298,7 +338,7 @@ class CudaTimeTiled : public testing::TestWithParam<const CudaKernel *> {};
 TEST_P(CudaTimeTiled, EqualsSingleStepsBitForBit) {
   const CudaKernel &kernel = *GetParam();
   const rt::KernelInfo &info = kernel.info();
-  const ir::Stencil stencil = kerneltest::stencilOfKernel(info);
+  const ir::Stencil stencil = loadStencil(info);
   std::vector<kerneltest::BoxLauncher> launchers;
   for (int v = 0; v < kVariantCount; ++v)
     launchers.push_back({kernel.variantName(v), regionCall(kernel, {v, 8, 4, 3, 0, std::nullopt}),
@@ -315,7 +355,8 @@ INSTANTIATE_TEST_SUITE_P(Generated, CudaTimeTiled, testing::ValuesIn(tileableKer
                          });
 
 TEST(CudaKernelRegistry, HoldsEveryExampleInBothPrecisions) {
-  // 7 examples x 2 precisions, plus the forced splits listed in CMakeLists.txt.
+  // 7 examples x 2 precisions, plus the forced splits and the wave example's kernels listed in
+  // CMakeLists.txt.
   EXPECT_GE(allKernels().size(), 14u);
 }
 

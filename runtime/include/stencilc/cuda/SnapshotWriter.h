@@ -17,6 +17,9 @@
 //       three time levels; at once when updating in place).
 //   finish()
 //       waits for every file, and throws the first write error.
+//   writeSeconds()
+//       the worker's time on files so far, to set against the time the
+//       caller waited in write() and finish() (how much of the I/O was hidden).
 //
 // Files are .npy (Npy.h) of the interior. Under the emulator the copies are
 // synchronous and only the file writes overlap.
@@ -28,6 +31,7 @@
 #include "stencilc/cuda/DeviceGrid.h"
 #include "stencilc/cuda/Streams.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -114,6 +118,12 @@ public:
     return written_;
   }
 
+  /// Seconds the worker spent on files (waiting for each copy, then writing it).
+  double writeSeconds() const {
+    std::lock_guard lock(mutex_);
+    return writeSeconds_;
+  }
+
 private:
   struct Slot {
     explicit Slot(const rt::GridShape &shape) : host(shape) {
@@ -144,13 +154,16 @@ private:
       queue_.pop_front();
       lock.unlock();
       std::exception_ptr failure;
+      const auto start = std::chrono::steady_clock::now();
       try {
         job.slot->copied.synchronize();
         rt::writeNpy(job.slot->host, job.path);
       } catch (...) {
         failure = std::current_exception();
       }
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
       lock.lock();
+      writeSeconds_ += took.count();
       if (failure && !error_)
         error_ = failure;
       if (!failure)
@@ -175,6 +188,7 @@ private:
   std::deque<Job> queue_;
   bool stopping_ = false;
   int written_ = 0;
+  double writeSeconds_ = 0;
   std::exception_ptr error_;
   std::thread worker_;
 };

@@ -1,0 +1,338 @@
+//===- CudaMigration.cu - Reverse-time migration on the CUDA path ----------===//
+#include "CudaMigration.h"
+
+#include "CudaPropagator.h"
+#include "DeviceKernels.h"
+
+#include "stencilc/Npy.h"
+#include "stencilc/Revolve.h"
+#include "stencilc/cuda/SnapshotWriter.h"
+#include "stencilc/cuda/Streams.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+namespace rtm {
+
+std::optional<CudaVariant> parseCudaVariant(const std::string &name) {
+  if (name == "gmem")
+    return CudaVariant::Gmem;
+  if (name == "ro")
+    return CudaVariant::Ro;
+  if (name == "traditional")
+    return CudaVariant::Traditional;
+  if (name == "planes")
+    return CudaVariant::Planes;
+  return std::nullopt;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// `values` (host) in a new device array.
+template <typename T> cu::DeviceBuffer<T> onDevice(const std::vector<T> &values) {
+  cu::DeviceBuffer<T> buffer(values.size());
+  if (!values.empty())
+    buffer.copyFromHost(values.data(), values.size());
+  return buffer;
+}
+
+std::string snapshotPath(const std::string &dir, int m) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "/snapshot_%06d.npy", m);
+  return dir + name;
+}
+
+rt::Extent extentOf(const cu::DeviceGrid<float> &g) { return {g.nx(), g.ny(), g.nz()}; }
+
+} // namespace
+
+struct CudaMigration::State {
+  State(const rt::Grid<float> &vTrue, const rt::Grid<float> &vSmooth,
+        const rt::Grid<float> &damping, double h, double dt, CudaVariant variant)
+      : inTrue(vTrue, damping, h, dt, CudaDirection::Forward, variant, compute),
+        inSmooth(vSmooth, damping, h, dt, CudaDirection::Forward, variant, compute),
+        adjoint(vSmooth, damping, h, dt, CudaDirection::Adjoint, variant, compute),
+        shape(vSmooth.shape()) {}
+
+  cu::Stream compute; ///< every step, injection and imaging; snapshots copy on their own
+  CudaPropagator inTrue, inSmooth, adjoint;
+  rt::GridShape shape;
+};
+
+CudaMigration::CudaMigration(const rt::Grid<float> &trueVelocity,
+                             const rt::Grid<float> &migrationVelocity,
+                             const rt::Grid<float> &damping, double h, double dt,
+                             CudaVariant variant) {
+  if (!(trueVelocity.shape() == migrationVelocity.shape()))
+    throw std::invalid_argument("the true and the migration model differ in shape");
+  state_ = std::make_unique<State>(trueVelocity, migrationVelocity, damping, h, dt, variant);
+}
+
+CudaMigration::~CudaMigration() = default;
+
+bool CudaMigration::emulated() {
+#if defined(__CUDACC__)
+  return false;
+#else
+  return true; // stencilc/cuda/Cuda.h under a host compiler: the CPU emulator
+#endif
+}
+
+std::string CudaMigration::deviceName() {
+  int device = 0;
+  STENCILC_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp properties{};
+  STENCILC_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+  return properties.name;
+}
+
+std::vector<std::vector<float>> CudaMigration::modelShot(Model model, const Shot &shot, int steps) {
+  CudaPropagator &f = model == Model::True ? state_->inTrue : state_->inSmooth;
+  const device::DevicePoints source({shot.source}, state_->shape),
+      receivers(shot.receivers, state_->shape);
+  std::vector<float> wavelet;
+  for (int n = 0; n < steps; ++n)
+    wavelet.push_back(float(shot.wavelet.at(size_t(n))));
+  const cu::DeviceBuffer<float> waveletOnDevice = onDevice(wavelet);
+  const size_t count = shot.receivers.size();
+  cu::DeviceBuffer<float> recorded(size_t(steps) * count);
+  f.reset();
+  for (int n = 0; n < steps; ++n) {
+    f.step(source, waveletOnDevice.data() + n);
+    device::gatherAt(rt::readOnlyView(f.current().view()), receivers.offsets(),
+                     recorded.data() + size_t(n) * count, receivers.size(), f.stream());
+  }
+  std::vector<float> flat(size_t(steps) * count);
+  if (!flat.empty())
+    recorded.copyToHost(flat.data(), flat.size(), f.stream());
+  state_->compute.synchronize();
+  std::vector<std::vector<float>> data(static_cast<size_t>(steps));
+  for (int n = 0; n < steps; ++n)
+    data[size_t(n)].assign(flat.begin() + std::ptrdiff_t(size_t(n) * count),
+                           flat.begin() + std::ptrdiff_t(size_t(n + 1) * count));
+  return data;
+}
+
+namespace {
+
+/// The steps of one migration on the device, as ShotRun in Migration.cpp:
+/// forward step m (u^m, the wavelet's value m−1 added), adjoint step m (λ^m,
+/// the data of step m−1 added at the receivers), imaging at m. Each step is
+/// waited for, so that its time is its own.
+class DeviceShotRun {
+public:
+  DeviceShotRun(CudaPropagator &forward, CudaPropagator &adjoint, const Shot &shot,
+                const MigrationOptions &options, cudaStream_t stream, StorageReport &report)
+      : forward_(forward), adjoint_(adjoint), options_(options), stream_(stream), report_(report),
+        shape_(forward.current().shape()), source_({shot.source}, shape_),
+        receivers_(shot.receivers, shape_) {
+    std::vector<float> wavelet, data;
+    for (int m = 0; m < options.steps; ++m) {
+      wavelet.push_back(float(shot.wavelet.at(size_t(m))));
+      const std::vector<float> &row = shot.data.at(size_t(m));
+      if (row.size() != shot.receivers.size())
+        throw std::invalid_argument("a shot's data row does not match its receivers");
+      data.insert(data.end(), row.begin(), row.end());
+    }
+    wavelet_ = onDevice(wavelet);
+    data_ = onDevice(data);
+    const size_t points = size_t(shape_.nx) * size_t(shape_.ny) * size_t(shape_.nz);
+    cross_ = cu::DeviceBuffer<double>(points);
+    illumination_ = cu::DeviceBuffer<double>(points);
+    forward_.reset();
+    adjoint_.reset();
+  }
+
+  /// The sums so far onto the device, to go on in the CPU path's order.
+  void upload(const ImageSums &sums) {
+    cross_.copyFromHost(sums.cross.data(), sums.cross.size(), stream_);
+    illumination_.copyFromHost(sums.illumination.data(), sums.illumination.size(), stream_);
+  }
+  void download(ImageSums &sums) {
+    cross_.copyToHost(sums.cross.data(), sums.cross.size(), stream_);
+    illumination_.copyToHost(sums.illumination.data(), sums.illumination.size(), stream_);
+    STENCILC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  void forwardStep(int m) {
+    const auto start = Clock::now();
+    forward_.step(source_, wavelet_.data() + (m - 1));
+    STENCILC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    report_.forwardSeconds += secondsSince(start);
+    ++report_.forwardSteps;
+  }
+
+  void adjointStep(int m) {
+    const auto start = Clock::now();
+    adjoint_.step(receivers_, data_.data() + size_t(m - 1) * size_t(receivers_.size()));
+    STENCILC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    report_.adjointSeconds += secondsSince(start);
+    ++report_.adjointSteps;
+  }
+
+  bool imaged(int m) const { return m % options_.imageEvery == 0; }
+
+  void image(const cu::DeviceGrid<float> &u) {
+    device::image(u.view(), rt::readOnlyView(adjoint_.current().view()),
+                  rt::readOnlyView(adjoint_.previous().view()), extentOf(u), cross_.data(),
+                  illumination_.data(), stream_);
+  }
+
+  CudaPropagator &forward() { return forward_; }
+  cudaStream_t stream() const { return stream_; }
+  const rt::GridShape &shape() const { return shape_; }
+
+private:
+  CudaPropagator &forward_, &adjoint_;
+  const MigrationOptions &options_;
+  cudaStream_t stream_;
+  StorageReport &report_;
+  rt::GridShape shape_;
+  device::DevicePoints source_, receivers_;
+  cu::DeviceBuffer<float> wavelet_, data_; ///< data_: step-major, a row of receivers each
+  cu::DeviceBuffer<double> cross_, illumination_;
+};
+
+size_t gridBytes(const rt::GridShape &shape) {
+  return cu::GridLayout::of<float>(shape).elements * sizeof(float);
+}
+
+void inMemory(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report) {
+  std::map<int, cu::DeviceGrid<float>> kept;
+  for (int m = 1; m <= o.steps; ++m) {
+    run.forwardStep(m);
+    if (run.imaged(m)) {
+      cu::DeviceGrid<float> &copy =
+          kept.emplace(m, cu::DeviceGrid<float>(run.shape())).first->second;
+      device::copyInterior(rt::readOnlyView(run.forward().current().view()), copy.view(),
+                           extentOf(copy), run.stream());
+    }
+  }
+  report.peakBytes = std::max(report.peakBytes, kept.size() * gridBytes(run.shape()));
+  for (int m = o.steps; m >= 1; --m) {
+    run.adjointStep(m);
+    if (run.imaged(m))
+      run.image(kept.at(m));
+  }
+}
+
+void onDisk(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report) {
+  constexpr int kHostBuffers = 2;
+  std::vector<std::string> written;
+  // The files are this shot's alone: removed when it ends, also on an error
+  // (after the writer, declared below, has finished with them).
+  struct Cleanup {
+    std::vector<std::string> &paths;
+    ~Cleanup() {
+      for (const std::string &p : paths) {
+        std::error_code ignored;
+        std::filesystem::remove(p, ignored);
+      }
+    }
+  } cleanup{written};
+  {
+    cu::SnapshotWriter<float> writer(run.shape(), kHostBuffers);
+    for (int m = 1; m <= o.steps; ++m) {
+      // The step overwrites the oldest level: not before its copy is done.
+      writer.protect(run.forward().next(), run.stream());
+      run.forwardStep(m);
+      if (run.imaged(m)) {
+        written.push_back(snapshotPath(o.snapshotDir, m));
+        const auto start = Clock::now();
+        writer.write(run.forward().current(), written.back(), run.stream());
+        report.blockedSeconds += secondsSince(start);
+      }
+    }
+    const auto start = Clock::now();
+    writer.finish();
+    report.blockedSeconds += secondsSince(start);
+    report.ioSeconds += writer.writeSeconds();
+  }
+  report.diskBytes = 0;
+  for (const std::string &p : written)
+    report.diskBytes += size_t(std::filesystem::file_size(p));
+  rt::Grid<float> host(run.shape());
+  host.fill(0.0f);
+  cu::DeviceGrid<float> snapshot(run.shape());
+  for (int m = o.steps; m >= 1; --m) {
+    run.adjointStep(m);
+    if (run.imaged(m)) {
+      const auto start = Clock::now();
+      rt::readNpyInto(host, snapshotPath(o.snapshotDir, m));
+      snapshot.upload(host, run.stream());
+      report.readSeconds += secondsSince(start);
+      run.image(snapshot);
+    }
+  }
+  // The writer's pinned host grids, and the grid read back into.
+  report.peakBytes = std::max(report.peakBytes, (kHostBuffers + 1) * gridBytes(run.shape()));
+}
+
+void withRevolve(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report) {
+  CudaPropagator &f = run.forward();
+  // A state is u at two levels: the current one and the one before.
+  std::vector<std::pair<cu::DeviceGrid<float>, cu::DeviceGrid<float>>> slots;
+  for (int s = 0; s < o.checkpoints; ++s)
+    slots.emplace_back(cu::DeviceGrid<float>(run.shape()), cu::DeviceGrid<float>(run.shape()));
+  report.peakBytes = std::max(report.peakBytes, size_t(o.checkpoints) * 2 * gridBytes(run.shape()));
+  const rt::Extent extent{run.shape().nx, run.shape().ny, run.shape().nz};
+  auto copy = [&](const cu::DeviceGrid<float> &from, cu::DeviceGrid<float> &to) {
+    device::copyInterior(from.view(), to.view(), extent, run.stream());
+  };
+  for (const rt::RevolveStep &a : rt::revolveSchedule(o.steps, o.checkpoints)) {
+    switch (a.action) {
+    case rt::RevolveAction::Takeshot:
+      copy(f.current(), slots[size_t(a.slot)].first);
+      copy(f.previous(), slots[size_t(a.slot)].second);
+      break;
+    case rt::RevolveAction::Restore:
+      copy(slots[size_t(a.slot)].first, f.current());
+      copy(slots[size_t(a.slot)].second, f.previous());
+      break;
+    case rt::RevolveAction::Advance:
+      for (int m = a.from + 1; m <= a.state; ++m)
+        run.forwardStep(m);
+      break;
+    case rt::RevolveAction::Firsturn:
+    case rt::RevolveAction::Youturn:
+      run.forwardStep(a.state);
+      run.adjointStep(a.state);
+      if (run.imaged(a.state))
+        run.image(f.current());
+      break;
+    }
+  }
+}
+
+} // namespace
+
+void CudaMigration::migrateShot(const Shot &shot, const MigrationOptions &options, ImageSums &sums,
+                                StorageReport &report) {
+  const auto start = Clock::now();
+  const rt::GridShape &shape = state_->shape;
+  const size_t points = size_t(shape.nx) * size_t(shape.ny) * size_t(shape.nz);
+  if (sums.cross.empty()) {
+    sums.cross.assign(points, 0.0);
+    sums.illumination.assign(points, 0.0);
+  }
+  DeviceShotRun run(state_->inSmooth, state_->adjoint, shot, options, state_->compute, report);
+  run.upload(sums);
+  switch (options.storage) {
+  case Storage::Memory: inMemory(run, options, report); break;
+  case Storage::Disk: onDisk(run, options, report); break;
+  case Storage::Revolve: withRevolve(run, options, report); break;
+  }
+  run.download(sums);
+  report.seconds += secondsSince(start);
+}
+
+} // namespace rtm
