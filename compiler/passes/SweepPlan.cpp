@@ -89,17 +89,15 @@ void assignSlots(std::vector<SweepUpdate> &updates) {
     u.slot = u.accumulated.empty() ? -1 : slots++;
 }
 
-/// Output planes per x loop when the user does not say: three, unless the
-/// coefficients staged per plane crowd the registers. Measured at 256^3 on
-/// an AVX-512 Xeon (docs/PERFORMANCE.md): acoustic_iso8 (no table) gains
-/// 1.45x with three planes and ete37 (12 staged rows) 1.1x, while ete73
-/// (20 rows) is 1.06x faster with two and 1.1x slower with three than with one.
-int defaultZPlanes(const ir::Stencil &s) {
-  int staged = 0;
-  for (const ir::Table &t : s.tables)
-    staged += (t.rows + 3) / 4 * 4;
-  return std::clamp(48 / std::max(staged, 1), 1, 3);
-}
+/// Output planes per x loop when the user does not say: one. Several planes
+/// per loop share their loads in registers, which paid where the fields stayed
+/// in cache (acoustic_iso8 1.45x with three at 256^3 on an AVX-512 Xeon whose
+/// 260 MB L3 held them), but where the fields exceed the caches one plane was
+/// faster on every stencil measured (2-core AMD EPYC, 32 MiB L3, 208^3 and
+/// 216^3, docs/PERFORMANCE.md "Output planes per x loop": acoustic_iso8 naive
+/// 1.42 against 0.90-1.30 GPts/s, ete37 0.67 against 0.60), and sizes beyond
+/// the caches are what the kernels are for. `--z-planes` asks for more.
+int defaultZPlanes(const ir::Stencil &) { return 1; }
 
 CpuSweepPlan planCpuSweep(const LinearStencil &linear, const SubStencil &sub) {
   CpuSweepPlan plan;

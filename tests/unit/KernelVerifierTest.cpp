@@ -258,7 +258,9 @@ TEST(KernelIRVerifier, RejectsAnAccumulateWithoutItsSum) {
 }
 
 TEST(KernelIRVerifier, RejectsTwoStagedRowSetsInOneSlot) {
-  Lowered l = verified("ete37", Target::Cpu);
+  PipelineOptions threePlanes; // a row set per output plane, each in its own slot
+  threePlanes.zPlanes = 3;
+  Lowered l = verified("ete37", Target::Cpu, threePlanes);
   Function &f = mutableFunction(l.module, 0, "sweep0_rows3");
   for (Node &n : f.body.front().body)
     if (n.kind == NodeKind::StageRows)

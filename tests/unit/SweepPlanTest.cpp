@@ -36,8 +36,8 @@ TEST(SweepPlanTest, AcousticAppliesItsSharedFactorsOnceAtTheStore) {
   EXPECT_EQ(u.atStore, (std::vector<int>{0, 5}));
   EXPECT_EQ(cpu.sweeps[0].accumulatedPlanes, range(-4, 4));
   EXPECT_TRUE(cpu.sweeps[0].stagedTables.empty());
-  // No table: the planes tile stays 16 rows deep; three planes per x loop.
-  EXPECT_EQ(cpu.zPlanes, 3);
+  // No table: the planes tile stays 16 rows deep; one plane per x loop by default.
+  EXPECT_EQ(cpu.zPlanes, 1);
   EXPECT_EQ(cpu.planesTile.y, 16);
   EXPECT_EQ(cpu.blockedTile.z % cpu.zPlanes, 0);
   // The GPU keeps 2 * u in the partial sums: only centre-only groups wait.
