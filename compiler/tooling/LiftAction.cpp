@@ -9,6 +9,7 @@
 #include "tooling/LiftAction.h"
 
 #include "tooling/KernelCall.h"
+#include "tooling/LocatedDiagnostics.h"
 #include "tooling/LoopNest.h"
 #include "tooling/StencilLifter.h"
 #include "tooling/StencilText.h"
@@ -467,6 +468,8 @@ bool liftFile(const std::string &file, const std::vector<std::string> &compilerA
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
       clang::tooling::CommandLineArguments{"-resource-dir", STENCILC_CLANG_RESOURCE_DIR},
       clang::tooling::ArgumentInsertPosition::BEGIN));
+  LocatedDiagnostics diagnostics(file);
+  tool.setDiagnosticConsumer(&diagnostics);
   LiftActionFactory factory(options, result);
   return tool.run(&factory) == 0;
 }
