@@ -4,7 +4,8 @@
 // (CMakeLists.txt names it with STENCILC_GPU_BENCH_HEADER and _NAMESPACE):
 //
 //   gpu-bench-KERNEL FILE.stencil [--size=N | --size=NX,NY,NZ] [--nd=902]
-//                    [--repeats=10] [--arch=80] [--triad-elements=134217728]
+//                    [--repeats=10] [--arch=CC]
+//                    [--block-x=BX] [--block-y=BY] [--nw=NW] [--triad-elements=134217728]
 //
 //   1. compiles FILE's stencil for its flops and compulsory bytes per point;
 //   2. runs one step of every CUDA variant on a small odd-sized grid with
@@ -62,8 +63,30 @@ llvm::cl::opt<int> repeatsOption("repeats", llvm::cl::init(10),
 llvm::cl::opt<unsigned long long>
     triadElementsOption("triad-elements", llvm::cl::init(1ull << 27),
                         llvm::cl::desc("doubles per triad array (default 2^27: 1 GiB each)"));
-llvm::cl::opt<int> archOption("arch", llvm::cl::init(80),
-                              llvm::cl::desc("compute capability x 10 for the launch defaults"));
+llvm::cl::opt<int> archOption("arch", llvm::cl::init(0),
+                              llvm::cl::desc("compute capability x 10 for the launch defaults "
+                                             "(default: the device's)"));
+
+llvm::cl::opt<int> blockXOption("block-x", llvm::cl::init(0),
+                                llvm::cl::desc("threads per block along x (default: the arch's)"));
+llvm::cl::opt<int> blockYOption("block-y", llvm::cl::init(0),
+                                llvm::cl::desc("threads per block along y (default: the arch's)"));
+llvm::cl::opt<int> nwOption("nw", llvm::cl::init(0),
+                            llvm::cl::desc("planes a block marches in z, traditional and planes "
+                                           "(default: the arch's)"));
+
+/// The architecture whose launch defaults every run takes: --arch, else the device's.
+int launchArch = 0;
+
+/// How every variant is launched, checked and timed alike: the options given, the rest the
+/// architecture's defaults.
+kernel::LaunchOptions launchOptions(kernel::Variant v) {
+  kernel::LaunchOptions o{v, launchArch};
+  o.blockX = blockXOption;
+  o.blockY = blockYOption;
+  o.nw = nwOption;
+  return o;
+}
 
 llvm::raw_ostream &error() { return llvm::WithColor::error(llvm::errs(), "gpu-bench"); }
 
@@ -118,7 +141,7 @@ std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil 
     for (std::size_t f = 0; f < info.fields.size(); ++f)
       if (ref.roles[f] == ir::FieldRole::Output)
         device.field<Real>(int(f)).poison();
-    kernel::runErased(device.args(), {v, archOption});
+    kernel::runErased(device.args(), launchOptions(v));
     STENCILC_CUDA_CHECK(cudaDeviceSynchronize());
     double worst = 0;
     for (std::size_t f = 0; f < info.fields.size(); ++f) {
@@ -182,7 +205,7 @@ std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape
   cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
   std::vector<double> seconds;
   for (kernel::Variant v : kernel::kVariants) {
-    kernel::LaunchOptions options{v, archOption};
+    kernel::LaunchOptions options = launchOptions(v);
     options.stream = stream;
     kernel::runErased(args, options); // warm-up: caches, clocks, the opt-in of shared memory
     std::vector<double> steps;
@@ -217,8 +240,12 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
   int device = 0;
   STENCILC_CUDA_CHECK(cudaGetDevice(&device));
   STENCILC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  launchArch = archOption > 0 ? int(archOption) : prop.major * 10 + prop.minor;
   llvm::errs() << fmt::format("gpu-bench: {} (sm_{}{}); launch defaults of sm_{}\n", prop.name,
-                              prop.major, prop.minor, int(archOption));
+                              prop.major, prop.minor, launchArch);
+  const std::string launch =
+      fmt::format("launch: sm_{} defaults, block-x {}, block-y {}, nw {} (0: the default)",
+                  launchArch, int(blockXOption), int(blockYOption), int(nwOption));
 
   llvm::errs() << "gpu-bench: checking every variant against the reference evaluator\n";
   const std::vector<double> errors = checkVariants<Real>(info, s);
@@ -238,6 +265,7 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
   llvm::outs() << fmt::format("device triad: {:.1f} GB/s; compulsory traffic {} B/point; "
                               "{} flops/point\n",
                               triad, bytes, flops);
+  llvm::outs() << launch << "\n";
   llvm::outs() << fmt::format("{:<18} {:>10} {:>8} {:>8} {:>7} {:>9} {:>13}\n", "variant", "s/step",
                               "GPts/s", "GFLOP/s", "GB/s", "of triad", "max rel err");
   bool allCorrect = true;
