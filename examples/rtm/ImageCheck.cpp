@@ -11,7 +11,7 @@
 // the image's peak: rtm images a step up in velocity as a positive peak, so
 // the peak is the largest value within --window cells (default 4) of the
 // reflector. It must lie within --tolerance cells (default 2) of the
-// reflector and stand --min-ratio times (default 1.5) above the background
+// reflector and stand --min-ratio times (default 3) above the background
 // there: the RMS of the image from window + 1 to 12 cells above and below.
 // Prints a line per column and each interface's range of ratios; exit status
 // 1 if any reflector of any column fails, 2 on bad input.
@@ -38,7 +38,7 @@ namespace {
 constexpr int kBackgroundReach = 12;
 
 struct Options {
-  double minRatio = 1.5;
+  double minRatio = 3;
   int tolerance = 2, window = 4;
   int fromPercent = 30, toPercent = 70; // the columns checked, of nx
 };
