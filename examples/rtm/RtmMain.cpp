@@ -116,8 +116,8 @@ cl::opt<Backend>
                   cl::init(Backend::Cpu));
 cl::opt<std::string>
     variantOption("variant",
-                  cl::desc("Kernel variant: naive, blocked, planes (cpu); gmem, ro, traditional, "
-                           "planes (cuda)"),
+                  cl::desc("Kernel variant: naive, blocked, planes (cpu, default planes); gmem, "
+                           "ro, traditional, planes (cuda, default gmem)"),
                   cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir",
                                       cl::desc("Where the wave example's .stencil files are"),
@@ -214,7 +214,10 @@ int run() {
                     n.nx, n.ny, n.nz, sponge, spongeY));
   const bool onDevice = backendOption == Backend::Cuda;
   auto variant = rt::parseVariant(onDevice ? "planes" : variantOption.getValue());
-  auto cudaVariant = parseCudaVariant(onDevice ? variantOption.getValue() : "planes");
+  // gmem, the generated kernels' own default on the GPU (docs/PERFORMANCE.md §CUDA variants on a
+  // GPU): the CPU's default name would pick the slowest CUDA scheme there.
+  auto cudaVariant = parseCudaVariant(
+      !onDevice ? "gmem" : variantOption.getNumOccurrences() ? variantOption.getValue() : "gmem");
   // What the CUDA path does not do is refused, not ignored: it keeps Revolve's
   // checkpoints on the device and slices no wavefield (it would have to copy
   // the field back every few steps).
