@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #ifdef WAVE_WITH_MPI
+#include "stencilc/mpi/DeepHaloKernel.h"
 #include "stencilc/mpi/DistributedKernel.h"
 #include "stencilc/mpi/Gather.h"
 #include "stencilc/mpi/ParallelNpy.h"
@@ -23,11 +24,12 @@ namespace mpi = stencilc::rt::mpi;
 
 struct Distribution::Impl {
   Impl(int nx, int ny, int nz, const mpi::RankGrid &grid, const rt::KernelInfo &kernel,
-       bool overlap)
-      : decomposition(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid),
-        step(kernel, decomposition), overlap(overlap) {}
+       bool overlap, int stepsPerExchange)
+      : decomposition(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid, stepsPerExchange),
+        step(kernel, decomposition), steps(kernel, decomposition), overlap(overlap) {}
   mpi::Decomposition decomposition;
-  mpi::DistributedKernel step;
+  mpi::DistributedKernel step; ///< one step per exchange
+  mpi::DeepHaloKernel steps;   ///< T steps per exchange
   bool overlap;
 };
 
@@ -44,9 +46,10 @@ mpi::RankGrid parseRanks(const std::string &text) {
 } // namespace
 
 Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
-                           const rt::KernelInfo &kernel, bool overlap) {
+                           const rt::KernelInfo &kernel, bool overlap, int stepsPerExchange) {
   try {
-    impl_ = std::make_unique<Impl>(nx, ny, nz, parseRanks(ranks), kernel, overlap);
+    impl_ =
+        std::make_unique<Impl>(nx, ny, nz, parseRanks(ranks), kernel, overlap, stepsPerExchange);
   } catch (const mpi::DecompositionError &e) {
     throw std::invalid_argument(e.what());
   }
@@ -61,10 +64,19 @@ rt::GridShape Distribution::localShape(int halo) const {
   const rt::Extent e = impl_->decomposition.local();
   return {3, e.nx, e.ny, e.nz, halo};
 }
+int Distribution::halo(int radius) const {
+  return ranks() > 1 ? radius * impl_->decomposition.stepsPerExchange() : radius;
+}
 void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
   impl_->step.step(args, options, impl_->overlap);
 }
-double Distribution::haloSeconds() const { return impl_->step.haloSeconds(); }
+void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
+                            const rt::AfterBox &afterBox) {
+  impl_->steps.run(args, count, options, afterBox);
+}
+double Distribution::haloSeconds() const {
+  return impl_->step.haloSeconds() + impl_->steps.haloSeconds();
+}
 
 void Distribution::synchronize() const { MPI_Barrier(impl_->decomposition.comm()); }
 
@@ -163,7 +175,7 @@ struct Distribution::Impl {
 };
 
 Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
-                           const rt::KernelInfo &kernel, bool)
+                           const rt::KernelInfo &kernel, bool, int)
     : impl_(std::make_unique<Impl>(Impl{nx, ny, nz, kernel})) {
   if (!ranks.empty() && ranks != "1x1x1")
     throw std::invalid_argument("--ranks " + ranks +
@@ -177,8 +189,19 @@ rt::Box Distribution::owned() const { return {0, 0, 0, impl_->nx, impl_->ny, imp
 rt::GridShape Distribution::localShape(int halo) const {
   return {3, impl_->nx, impl_->ny, impl_->nz, halo};
 }
+int Distribution::halo(int radius) const { return radius; }
 void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
   impl_->kernel.run(args, options);
+}
+void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
+                            const rt::AfterBox &afterBox) {
+  // One process holds the whole grid: single steps, nothing to exchange.
+  for (int s = 0; s < count; ++s) {
+    impl_->kernel.run(args, options);
+    if (afterBox)
+      afterBox(s, rt::wholeBox(args.extent), args);
+    rt::rotateTimeLevels(impl_->kernel, args);
+  }
 }
 double Distribution::haloSeconds() const { return 0; }
 void Distribution::synchronize() const {}

@@ -12,6 +12,7 @@
 #include "stencilc/Grid.h"
 #include "stencilc/Kernel.h"
 #include "stencilc/Png.h"
+#include "stencilc/TimeTiling.h"
 
 #include <functional>
 #include <memory>
@@ -26,10 +27,12 @@ namespace rt = stencilc::rt;
 class Distribution {
 public:
   /// Splits nx x ny x nz for `kernel` (its reach sets the halo): `ranks` is
-  /// the rank grid ("2x1x2") or empty to let MPI choose. Collective; throws
-  /// std::invalid_argument, the same on every rank, for a split that cannot work.
+  /// the rank grid ("2x1x2") or empty to let MPI choose; `stepsPerExchange`
+  /// T > 1 makes the halo T reaches deep, exchanged once per T steps
+  /// (runSteps). Collective; throws std::invalid_argument, the same on every
+  /// rank, for a split that cannot work.
   Distribution(int nx, int ny, int nz, const std::string &ranks, const rt::KernelInfo &kernel,
-               bool overlap);
+               bool overlap, int stepsPerExchange = 1);
   ~Distribution();
 
   int rank() const;
@@ -39,9 +42,18 @@ public:
   /// The interior points this process owns, in global coordinates.
   rt::Box owned() const;
   rt::GridShape localShape(int halo) const;
+  /// The halo this process's grids need for a stencil of radius `radius`:
+  /// T times it over several processes with T steps per exchange, else itself.
+  int halo(int radius) const;
 
   /// One step of `kernel` on this process's grids, exchanging halos between ranks.
   void step(const rt::ErasedArgs &args, const rt::RunOptions &options);
+  /// `count` steps of `kernel` on this process's grids (their halo halo(kernel.radius)
+  /// deep), one halo exchange per T steps (rt::mpi::DeepHaloKernel); `afterBox`
+  /// is called after each step with the box it computed, in the grids'
+  /// coordinates (it may reach into the halo). `args` are rotated `count` times.
+  void runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
+                const rt::AfterBox &afterBox);
   double haloSeconds() const;
 
   // Collectives: every process calls them with its own part.

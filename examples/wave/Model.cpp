@@ -8,9 +8,9 @@
 namespace wave {
 
 namespace {
-/// A grid for `part` of the whole grid, with the example's halo.
-rt::Grid<float> gridFor(const rt::Box &part) {
-  return rt::Grid<float>::make3d(part.x1 - part.x0, part.y1 - part.y0, part.z1 - part.z0, kHalo);
+/// A grid for `part` of the whole grid, with a halo `halo` deep.
+rt::Grid<float> gridFor(const rt::Box &part, int halo) {
+  return rt::Grid<float>::make3d(part.x1 - part.x0, part.y1 - part.y0, part.z1 - part.z0, halo);
 }
 } // namespace
 
@@ -18,8 +18,8 @@ rt::Grid<float> layeredModel(int nx, int ny, int nz) {
   return layeredModel(nx, ny, nz, {0, 0, 0, nx, ny, nz});
 }
 
-rt::Grid<float> layeredModel(int nx, int ny, int nz, const rt::Box &part) {
-  rt::Grid<float> v = gridFor(part);
+rt::Grid<float> layeredModel(int nx, int ny, int nz, const rt::Box &part, int halo) {
+  rt::Grid<float> v = gridFor(part, halo);
   v.fillWith([&](int li, int lj, int lk) {
     const int i = li + part.x0, j = lj + part.y0, k = lk + part.z0;
     const double x = (i + 0.5) / nx, y = (j + 0.5) / ny, z = (k + 0.5) / nz;
@@ -41,8 +41,8 @@ rt::Grid<float> homogeneousModel(int nx, int ny, int nz, float velocity) {
   return homogeneousModel({0, 0, 0, nx, ny, nz}, velocity);
 }
 
-rt::Grid<float> homogeneousModel(const rt::Box &part, float velocity) {
-  rt::Grid<float> v = gridFor(part);
+rt::Grid<float> homogeneousModel(const rt::Box &part, float velocity, int halo) {
+  rt::Grid<float> v = gridFor(part, halo);
   v.fill(velocity);
   return v;
 }

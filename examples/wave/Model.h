@@ -14,19 +14,20 @@ namespace wave {
 
 namespace rt = stencilc::rt;
 
-/// Every field of the example has this halo: the stencils' radius.
+/// Every field of the example has this halo, the stencils' radius, except
+/// over several ranks with T steps per halo exchange: T times it.
 inline constexpr int kHalo = 4;
 
 /// Four flat layers, 1500 to 3200 m/s downwards, with an ellipsoidal
 /// 4500 m/s body (a salt-like inclusion) in the middle of the lower half, on
 /// an nx x ny x nz grid: all of it, or the part `part` of it (global
-/// coordinates) with its halo.
+/// coordinates) with a halo `halo` deep.
 rt::Grid<float> layeredModel(int nx, int ny, int nz);
-rt::Grid<float> layeredModel(int nx, int ny, int nz, const rt::Box &part);
+rt::Grid<float> layeredModel(int nx, int ny, int nz, const rt::Box &part, int halo = kHalo);
 
 /// The same velocity everywhere.
 rt::Grid<float> homogeneousModel(int nx, int ny, int nz, float velocity);
-rt::Grid<float> homogeneousModel(const rt::Box &part, float velocity);
+rt::Grid<float> homogeneousModel(const rt::Box &part, float velocity, int halo = kHalo);
 
 /// Per-point damping factors: 1 inside, exp(−(α (w − d) / w)²) at distance d
 /// < w points from a face (Cerjan et al. 1985, docs/DESIGN.md [10]), applied once per step. The

@@ -47,7 +47,8 @@ void Propagator::step(const std::vector<Injection> &injections, const rt::RunOpt
 
 void Propagator::stepTimeTiled(int count, const rt::TimeTiling &tiling,
                                const std::function<std::vector<Injection>(int step)> &injectionsAt,
-                               const OnBox &onBox, const rt::RunOptions &options) {
+                               const OnBox &onBox, const rt::RunOptions &options,
+                               const StepRunner &runner) {
   const rt::KernelInfo &k = kernel();
   int out = -1;
   for (size_t f = 0; f < k.fields.size(); ++f)
@@ -57,28 +58,34 @@ void Propagator::stepTimeTiled(int count, const rt::TimeTiling &tiling,
     throw std::logic_error(std::string(k.name) + " has no output");
   std::vector<std::vector<Injection>> injections(size_t(std::max(count, 0)));
   const rt::Grid<float> &grid = *current_;
+  // A runner's boxes may reach into the halo (copies of a neighbour's points).
+  const int h = runner ? grid.halo() : 0, hz = runner ? grid.haloZ() : 0;
   for (int s = 0; s < count; ++s) {
     injections[size_t(s)] = injectionsAt(s);
     for (const Injection &i : injections[size_t(s)])
-      if (i.i < 0 || i.i >= grid.nx() || i.j < 0 || i.j >= grid.ny() || i.k < 0 || i.k >= grid.nz())
+      if (i.i < -h || i.i >= grid.nx() + h || i.j < -h || i.j >= grid.ny() + h || i.k < -hz ||
+          i.k >= grid.nz() + hz)
         throw std::invalid_argument("time tiling: an injection at (" + std::to_string(i.i) + ", " +
                                     std::to_string(i.j) + ", " + std::to_string(i.k) +
-                                    ") lies outside the grid's interior");
+                                    ") lies outside the " +
+                                    (runner ? "grid and its halo" : "grid's interior"));
   }
   // The kernels run in place: the first new level overwrites previous().
   rt::ErasedArgs a = args(*previous_);
-  rt::runTimeTiled(
-      k, a, count, tiling, options,
-      [&](int step, const rt::Box &box, const rt::ErasedArgs &stepArgs) {
-        const rt::ErasedField &f = stepArgs.fields[size_t(out)];
-        const rt::FieldView<float> next{static_cast<float *>(f.origin), f.line, f.plane};
-        for (const Injection &i : injections[size_t(step)])
-          if (i.i >= box.x0 && i.i < box.x1 && i.j >= box.y0 && i.j < box.y1 && i.k >= box.z0 &&
-              i.k < box.z1)
-            next.row(i.j, i.k)[i.i] += float(i.value);
-        if (onBox)
-          onBox(step, box, rt::readOnlyView(next));
-      });
+  const rt::AfterBox afterBox = [&](int step, const rt::Box &box, const rt::ErasedArgs &stepArgs) {
+    const rt::ErasedField &f = stepArgs.fields[size_t(out)];
+    const rt::FieldView<float> next{static_cast<float *>(f.origin), f.line, f.plane};
+    for (const Injection &i : injections[size_t(step)])
+      if (i.i >= box.x0 && i.i < box.x1 && i.j >= box.y0 && i.j < box.y1 && i.k >= box.z0 &&
+          i.k < box.z1)
+        next.row(i.j, i.k)[i.i] += float(i.value);
+    if (onBox)
+      onBox(step, box, rt::readOnlyView(next));
+  };
+  if (runner)
+    runner(a, count, afterBox);
+  else
+    rt::runTimeTiled(k, a, count, tiling, options, afterBox);
   // As after `count` calls of step(): the levels swapped once a step.
   if (count % 2)
     std::swap(current_, previous_);

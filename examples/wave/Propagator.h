@@ -97,14 +97,22 @@ public:
   using OnBox =
       std::function<void(int step, const rt::Box &box, const rt::FieldView<const float> &next)>;
 
+  /// Runs `count` steps of the kernel on `args`, rotating them, and calls
+  /// `afterBox` after each box of each step (Distribution::runSteps: T steps
+  /// per halo exchange over several processes).
+  using StepRunner =
+      std::function<void(rt::ErasedArgs &args, int count, const rt::AfterBox &afterBox)>;
+
   /// `count` steps in passes of `tiling.depth` steps (temporal blocking,
   /// stencilc/TimeTiling.h), bit for bit what `count` calls of step() give
-  /// with injectionsAt(s) added after step s. One process only: every
-  /// injection must lie in the grid's interior (throws std::invalid_argument
-  /// naming the point otherwise).
+  /// with injectionsAt(s) added after step s. Without `runner` (one process)
+  /// every injection must lie in the grid's interior; with it, in the grid or
+  /// its halo, where a runner's boxes may reach. Throws
+  /// std::invalid_argument naming the point otherwise.
   void stepTimeTiled(int count, const rt::TimeTiling &tiling,
                      const std::function<std::vector<Injection>(int step)> &injectionsAt,
-                     const OnBox &onBox, const rt::RunOptions &options = {});
+                     const OnBox &onBox, const rt::RunOptions &options = {},
+                     const StepRunner &runner = {});
 
   /// Both levels back to zero (the halo too), as at the start.
   void reset();

@@ -93,9 +93,11 @@ cl::opt<bool> allowUnstableOption(
     "allow-unstable",
     cl::desc("Run even where the time step is unstable (for experiments; the field blows up)"));
 cl::opt<int> timeTileOption("time-tile",
-                            cl::desc("Time steps per pass over memory (temporal blocking; one "
-                                     "process only; 1: one sweep a step; default: the kernel's "
-                                     "kTimeTiling, 1 unless built with WAVE_TUNING)"),
+                            cl::desc("Time steps per pass over memory (temporal blocking; under "
+                                     "mpiexec, steps per halo exchange over a halo that many "
+                                     "times deeper; 1: one sweep a step; default: the kernel's "
+                                     "kTimeTiling on one process, 1 unless built with "
+                                     "WAVE_TUNING)"),
                             cl::init(1));
 cl::opt<bool> overlapOption("overlap",
                             cl::desc("Under mpiexec: exchange halos while the interior computes"),
@@ -204,23 +206,22 @@ int run() {
   auto variant = rt::parseVariant(variantOption);
   if (!variant)
     throw std::invalid_argument("--variant: naive, blocked or planes");
-  Distribution dist(n.nx, n.ny, n.nz, ranksOption, kernelOf(operatorOption), overlapOption);
   if (timeTileOption < 1)
     throw std::invalid_argument(
         fmt::format("--time-tile {}: expected 1 or more time steps per pass", timeTileOption));
+  // Over several ranks, T steps per pass are T steps per halo exchange, over
+  // a halo T x the stencil's radius deep (docs/DISTRIBUTED.md §Deep halo).
+  Distribution dist(n.nx, n.ny, n.nz, ranksOption, kernelOf(operatorOption), overlapOption,
+                    timeTileOption);
   // Unless asked, the steps per pass (and tiles) a tuning file chose for the
   // kernel (docs/PERFORMANCE.md "Tuning"), on one process; else one sweep a step.
   rt::TimeTiling tiling{timeTileOption};
   if (timeTileOption.getNumOccurrences() == 0 && dist.ranks() == 1)
     tiling = kernelOf(operatorOption).timeTiling;
-  if (timeTileOption > 1 && dist.ranks() > 1)
-    throw std::invalid_argument(fmt::format(
-        "--time-tile {}: time tiling runs on one process; over {} ranks each would need a halo "
-        "{} x the stencil's radius deep, exchanged every {} steps, which is not built yet",
-        timeTileOption, dist.ranks(), timeTileOption, timeTileOption));
+  const int halo = dist.halo(kHalo);
   const rt::Box owned = dist.owned();
-  rt::Grid<float> velocity = homogeneous ? homogeneousModel(owned, float(velocityOption))
-                                         : layeredModel(n.nx, n.ny, n.nz, owned);
+  rt::Grid<float> velocity = homogeneous ? homogeneousModel(owned, float(velocityOption), halo)
+                                         : layeredModel(n.nx, n.ny, n.nz, owned, halo);
   if (fromFile) {
     // Each process reads its own box and halo.
     velocity.fill(0.0f);
@@ -258,7 +259,7 @@ int run() {
   }
   const double f0 = frequencyOption, t0 = 1.2 / f0;
   rt::Grid<float> damping =
-      spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, kHalo}, owned, spongeOption);
+      spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, halo}, owned, spongeOption);
   auto propagator = Propagator::create(
       operatorOption, velocity, damping, h, dt, stencilDirOption,
       [&](const std::set<float> &mine) { return dist.unite(mine); }, allowUnstableOption);
@@ -280,8 +281,11 @@ int run() {
                steps, steps * dt, f0, si, sj, sk);
     if (dist.ranks() > 1)
       fmt::print("wave: {} ({} halo exchange overlapped with the interior)\n", dist.describe(),
-                 overlapOption ? "every" : "no");
-    if (tiling.depth > 1)
+                 overlapOption && tiling.depth == 1 ? "every" : "no");
+    if (tiling.depth > 1 && dist.ranks() > 1)
+      fmt::print("wave: {} steps per halo exchange, over a halo {} points deep\n", tiling.depth,
+                 halo);
+    else if (tiling.depth > 1)
       fmt::print("wave: {} steps per pass over memory, time tiles {} x {} (y x z; 0: the "
                  "runtime's), from {}\n",
                  tiling.depth, tiling.tileY, tiling.tileZ,
@@ -337,7 +341,7 @@ int run() {
     const auto start = std::chrono::steady_clock::now();
     int taken = 1;
     if (tiling.depth == 1) {
-      propagator->step(copiesOf(owned, kHalo, si, sj, sk, sourceScale * ricker(step * dt, f0, t0)),
+      propagator->step(copiesOf(owned, halo, si, sj, sk, sourceScale * ricker(step * dt, f0, t0)),
                        runOptions, stepper);
       const rt::Grid<float> &p = propagator->current();
       if (recording)
@@ -348,20 +352,26 @@ int run() {
       taken = std::min({tiling.depth, steps - step, every - step % every});
       if (volumeEvery > 0)
         taken = std::min(taken, volumeEvery - step % volumeEvery);
-      // One process: the grid's coordinates are the model's, the receivers'
-      // line is (x, sj, sk), recorded on each box of each step as it is done.
+      // The receivers' line is (x, sj, sk), recorded where this process owns
+      // it on each box of each step as it is done (boxes in the grid's
+      // coordinates; over several ranks they reach into the halo).
+      const int lj = sj - owned.y0, lk = sk - owned.z0, ownedX = owned.x1 - owned.x0;
+      Propagator::StepRunner runner;
+      if (dist.ranks() > 1)
+        runner = [&](rt::ErasedArgs &args, int count, const rt::AfterBox &afterBox) {
+          dist.runSteps(args, count, runOptions, afterBox);
+        };
       propagator->stepTimeTiled(
           taken, tiling,
           [&](int s) {
-            return copiesOf(owned, kHalo, si, sj, sk,
-                            sourceScale * ricker((step + s) * dt, f0, t0));
+            return copiesOf(owned, halo, si, sj, sk, sourceScale * ricker((step + s) * dt, f0, t0));
           },
           [&](int s, const rt::Box &box, const rt::FieldView<const float> &next) {
-            if (recording && sj >= box.y0 && sj < box.y1 && sk >= box.z0 && sk < box.z1)
-              for (int i = box.x0; i < box.x1; ++i)
-                traces.at(i, step + s) = next.row(sj, sk)[i];
+            if (recording && lj >= box.y0 && lj < box.y1 && lk >= box.z0 && lk < box.z1)
+              for (int i = std::max(box.x0, 0); i < std::min(box.x1, ownedX); ++i)
+                traces.at(i, step + s) = next.row(lj, lk)[i];
           },
-          runOptions);
+          runOptions, runner);
     }
     step += taken;
     stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

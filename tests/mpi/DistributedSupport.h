@@ -64,15 +64,26 @@ inline void fillGlobal(KernelData &data, bool inPlace) {
 }
 
 /// This rank's part of the global problem: its box and the halo around it.
+/// Where a deep halo (DeepHaloKernel.h) reaches past the global grid's halo,
+/// which no step reads, reals are NaN and integers 0.
 inline void scatter(KernelData &global, KernelData &local, const Box &owned) {
   const KernelInfo &info = global.info();
   for (size_t f = 0; f < info.fields.size(); ++f)
     std::visit(
         [&](auto &l) {
           using G = std::decay_t<decltype(l)>;
+          using T = typename G::value_type;
           const G &g = std::get<G>(global.field(int(f)));
           l.forEachPointWithHalo([&](int i, int j, int k) {
-            l(i, j, k) = g(i + owned.x0, j + owned.y0, k + owned.z0);
+            const int x = i + owned.x0, y = j + owned.y0, z = k + owned.z0;
+            const bool held = x >= -g.halo() && x < g.nx() + g.halo() && y >= -g.halo() &&
+                              y < g.ny() + g.halo() && z >= -g.haloZ() && z < g.nz() + g.haloZ();
+            if (held)
+              l(i, j, k) = g(x, y, z);
+            else if constexpr (std::is_floating_point_v<T>)
+              l(i, j, k) = T(NAN);
+            else
+              l(i, j, k) = T(0);
           });
         },
         local.field(int(f)));

@@ -14,21 +14,26 @@ const char *axisName(int axis) { return axis == 0 ? "x" : axis == 1 ? "y" : "z";
 
 int extentOf(const Extent &e, int axis) { return axis == 0 ? e.nx : axis == 1 ? e.ny : e.nz; }
 
-/// Why `ranks` cannot split `global` with subdomains at least `halo` thick, or "".
+/// Why `ranks` cannot split `global` with subdomains at least `halo` x
+/// `steps` thick (the halo of `steps` steps per exchange), or "".
 std::string thinness(const Extent &global, const std::array<int, 3> &ranks,
-                     const std::array<int, 3> &halo, int dims) {
+                     const std::array<int, 3> &halo, int steps, int dims) {
   for (int axis = 0; axis < dims; ++axis) {
-    const int n = extentOf(global, axis), p = ranks[axis];
-    if (p > 1 && n / p < halo[axis]) {
+    const int n = extentOf(global, axis), p = ranks[axis], deep = halo[axis] * steps;
+    if (p > 1 && n / p < deep) {
       std::string fit;
       for (int a = 0; a < dims; ++a) {
-        const int most =
-            halo[a] > 0 ? std::max(1, extentOf(global, a) / halo[a]) : extentOf(global, a);
+        const int depth = halo[a] * steps;
+        const int most = depth > 0 ? std::max(1, extentOf(global, a) / depth) : extentOf(global, a);
         fit += (a ? ", " : "") + std::to_string(most) + " along " + axisName(a);
       }
+      const std::string which = steps == 1
+                                    ? "the stencil's halo of " + std::to_string(deep)
+                                    : "the halo of " + std::to_string(deep) + " (the stencil's " +
+                                          std::to_string(halo[axis]) + " x " +
+                                          std::to_string(steps) + " steps per exchange)";
       return "a subdomain of " + std::to_string(n / p) + " points along " + axisName(axis) + " (" +
-             std::to_string(n) + " over " + std::to_string(p) +
-             " ranks) is thinner than the stencil's halo of " + std::to_string(halo[axis]) +
+             std::to_string(n) + " over " + std::to_string(p) + " ranks) is thinner than " + which +
              " there; with " + std::to_string(global.nx) + "x" + std::to_string(global.ny) +
              (dims == 3 ? "x" + std::to_string(global.nz) : std::string()) + " points at most " +
              fit + " fit";
@@ -90,9 +95,13 @@ std::string rankGridText(const std::array<int, 3> &ranks, int dims) {
 }
 
 Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
-                             const std::array<int, 3> &halo, const RankGrid &wanted)
-    : dims_(dims), global_(global) {
+                             const std::array<int, 3> &halo, const RankGrid &wanted,
+                             int stepsPerExchange)
+    : dims_(dims), stepsPerExchange_(stepsPerExchange), global_(global) {
   MPI_Comm_size(comm, &size_);
+  if (stepsPerExchange < 1)
+    throw DecompositionError(std::to_string(stepsPerExchange) +
+                             " steps per halo exchange: expected 1 or more");
   const bool given = wanted.ranks[0] > 0;
   if (given) {
     ranks_ = wanted.ranks;
@@ -103,7 +112,7 @@ Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
       throw DecompositionError("the rank grid " + rankGridText(ranks_, dims) + " has " +
                                std::to_string(product) + " ranks, but the run has " +
                                std::to_string(size_));
-    if (std::string why = thinness(global, ranks_, halo, dims); !why.empty())
+    if (std::string why = thinness(global, ranks_, halo, stepsPerExchange, dims); !why.empty())
       throw DecompositionError("the rank grid " + rankGridText(ranks_, dims) +
                                " does not fit: " + why);
   } else {
@@ -113,7 +122,7 @@ Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
     MPI_Dims_create(size_, dims, chosen);
     ranks_ = dims == 3 ? std::array<int, 3>{chosen[2], chosen[1], chosen[0]}
                        : std::array<int, 3>{chosen[1], chosen[0], 1};
-    if (!thinness(global, ranks_, halo, dims).empty()) {
+    if (!thinness(global, ranks_, halo, stepsPerExchange, dims).empty()) {
       // MPI_Dims_create balances the counts, not the subdomains' thickness:
       // take the rank grid with the smallest cut among those that fit.
       std::array<int, 3> best = {0, 0, 0};
@@ -122,14 +131,15 @@ Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
           if (size_ % (px * py))
             continue;
           const std::array<int, 3> r = {px, py, size_ / (px * py)};
-          if ((dims == 2 && r[2] != 1) || !thinness(global, r, halo, dims).empty())
+          if ((dims == 2 && r[2] != 1) ||
+              !thinness(global, r, halo, stepsPerExchange, dims).empty())
             continue;
           if (best[0] == 0 || surface(global, r, dims) < surface(global, best, dims))
             best = r;
         }
       if (best[0] == 0)
         throw DecompositionError(std::to_string(size_) + " ranks cannot split the grid: " +
-                                 thinness(global, ranks_, halo, dims));
+                                 thinness(global, ranks_, halo, stepsPerExchange, dims));
       ranks_ = best;
     }
   }

@@ -55,12 +55,10 @@ StepBoxes stepBoxes(const Decomposition &d, const std::array<int, 6> &width) {
   return boxes;
 }
 
-namespace {
-int elementBytes(const char *type) {
+int elementBytesOf(const char *type) {
   const std::string t = type;
   return t == "double" ? 8 : t == "float" || t == "int32" ? 4 : t == "uint16" ? 2 : 1;
 }
-} // namespace
 
 DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition &d,
                                      MakeExchange make)
@@ -83,7 +81,7 @@ DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition
       continue;
     for (int i = 0; i < 6; ++i)
       width[i] = std::max(width[i], reach.cells[i]);
-    exchanges_.push_back({int(o), make(d, reach, elementBytes(out.type), int(o))});
+    exchanges_.push_back({int(o), make(d, reach, elementBytesOf(out.type), int(o))});
   }
   // The shell holds every point that reads a halo cell or is sent to a
   // neighbour: as deep as the reach on either side of the axis.

@@ -45,13 +45,14 @@ inline int partSize(int n, int p, int c) { return n / p + (c < n % p ? 1 : 0); }
 class Decomposition {
 public:
   /// Collective over `comm`. `halo` is how far a step reads across a subdomain
-  /// side on each axis: every subdomain must be at least that thick where it
-  /// has neighbours. Throws DecompositionError, on every rank, when the
-  /// wanted rank grid does not multiply to the number of ranks, or leaves a
-  /// subdomain thinner than the halo (the message names the sizes and the
-  /// most ranks that fit along each axis).
+  /// side on each axis; with `stepsPerExchange` T > 1 (DeepHaloKernel.h) the
+  /// halo is T times that. Every subdomain must be at least as thick as the
+  /// halo where it has neighbours. Throws DecompositionError, on every rank,
+  /// when the wanted rank grid does not multiply to the number of ranks, or
+  /// leaves a subdomain thinner than the halo (the message names the sizes,
+  /// the halo and the most ranks that fit along each axis).
   Decomposition(MPI_Comm comm, int dims, const Extent &global, const std::array<int, 3> &halo,
-                const RankGrid &wanted = {});
+                const RankGrid &wanted = {}, int stepsPerExchange = 1);
   ~Decomposition();
   Decomposition(const Decomposition &) = delete;
   Decomposition &operator=(const Decomposition &) = delete;
@@ -63,6 +64,8 @@ public:
   const std::array<int, 3> &ranks() const { return ranks_; }
   const std::array<int, 3> &coords() const { return coords_; }
   const Extent &global() const { return global_; }
+  /// Time steps between halo exchanges: the halo is this many stencil reaches deep.
+  int stepsPerExchange() const { return stepsPerExchange_; }
   /// The interior points this rank owns, in global coordinates.
   const Box &owned() const { return owned_; }
   /// The local grid's interior extent (the owned box's size).
@@ -80,7 +83,7 @@ public:
 
 private:
   MPI_Comm cart_ = MPI_COMM_NULL;
-  int rank_ = 0, size_ = 1, dims_ = 3;
+  int rank_ = 0, size_ = 1, dims_ = 3, stepsPerExchange_ = 1;
   Extent global_;
   std::array<int, 3> ranks_{1, 1, 1}, coords_{0, 0, 0};
   Box owned_;

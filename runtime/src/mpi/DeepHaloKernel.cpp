@@ -1,0 +1,148 @@
+//===- DeepHaloKernel.cpp -------------------------------------------------===//
+#include "stencilc/mpi/DeepHaloKernel.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+
+namespace stencilc::rt::mpi {
+
+ErasedArgs argsAt(const KernelInfo &info, const ErasedArgs &local, const Box &box) {
+  ErasedArgs at = local;
+  at.extent = {box.x1 - box.x0, box.y1 - box.y0, box.z1 - box.z0};
+  for (size_t f = 0; f < at.fields.size(); ++f) {
+    ErasedField &field = at.fields[f];
+    const std::ptrdiff_t offset = box.x0 + box.y0 * field.line + box.z0 * field.plane;
+    field.origin =
+        static_cast<std::byte *>(field.origin) + offset * elementBytesOf(info.fields[f].type);
+  }
+  return at;
+}
+
+namespace {
+
+/// Every direction whose cells on each axis it crosses are deeper than 0: what
+/// the boxes of several steps read (their reads compound diagonally: a star's
+/// two steps reach the edges, three the corners).
+unsigned everyDirectionOf(const std::array<int, 6> &cells) {
+  unsigned directions = 0;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int d[3] = {dx, dy, dz};
+        bool reached = dx || dy || dz;
+        for (int axis = 0; axis < 3; ++axis)
+          if (d[axis])
+            reached = reached && cells[2 * axis + (d[axis] > 0)] > 0;
+        if (reached)
+          directions |= 1u << directionBit(dx, dy, dz);
+      }
+  return directions;
+}
+
+} // namespace
+
+DeepHaloKernel::DeepHaloKernel(const KernelInfo &info, const Decomposition &d, MakeExchange make)
+    : info_(info), local_(d.local()), steps_(d.stepsPerExchange()) {
+  if (!make)
+    make = [](const Decomposition &d, const Reach &reach, int elementBytes, int tag) {
+      return std::make_unique<HaloExchange>(d, reach, elementBytes, tag);
+    };
+  // How far a step reads the time levels: the box of step k must hold what
+  // step k + 1 reads of the level it computes.
+  Reach levels;
+  for (const KernelFieldInfo &f : info.fields)
+    if (std::string(f.role) == "time")
+      levels = levels.merged(reachOf(f));
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      int towards[3] = {0, 0, 0};
+      towards[axis] = side ? 1 : -1;
+      if (d.neighbour(towards[0], towards[1], towards[2]) != MPI_PROC_NULL)
+        growth_[size_t(2 * axis + side)] = levels.cells[size_t(2 * axis + side)];
+    }
+  // After a round, a level that step 1 of the next reads `reach` around a
+  // point is read that far around its box, itself grown by (T − 1) steps.
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    const KernelFieldInfo &field = info.fields[f];
+    if (std::string(field.role) != "time")
+      continue;
+    Reach deep = reachOf(field);
+    for (size_t i = 0; i < 6; ++i)
+      deep.cells[i] += levels.cells[i] * (steps_ - 1);
+    if (steps_ > 1)
+      deep.neighbours = everyDirectionOf(deep.cells);
+    if (!deep.neighbours)
+      continue;
+    exchanges_.push_back({int(f), make(d, deep, elementBytesOf(field.type), int(f))});
+  }
+}
+
+Box DeepHaloKernel::stepBox(int k, int length) const {
+  const int by = length - 1 - k;
+  return {-growth_[0] * by,
+          -growth_[2] * by,
+          -growth_[4] * by,
+          local_.nx + growth_[1] * by,
+          local_.ny + growth_[3] * by,
+          local_.nz + growth_[5] * by};
+}
+
+void DeepHaloKernel::run(ErasedArgs &local, int steps, RunOptions options,
+                         const AfterBox &afterBox) {
+  if (options.region)
+    throw KernelError(std::string(info_.name) +
+                      ": a deep-halo run computes the boxes of its steps; it takes no region");
+  run(
+      local, steps,
+      [&](const ErasedArgs &args, const Box &box) {
+        options.region = box;
+        info_.run(args, options);
+      },
+      afterBox);
+}
+
+void DeepHaloKernel::run(ErasedArgs &local, int steps, const RunBox &runBox,
+                         const AfterBox &afterBox) {
+  if (steps < 0)
+    throw KernelError(std::string(info_.name) + ": " + std::to_string(steps) + " time steps");
+  requireTimeTileable(info_, local);
+  for (int done = 0; done < steps;) {
+    const int length = std::min(steps_, steps - done);
+    for (int k = 0; k < length; ++k) {
+      const Box box = stepBox(k, length);
+      const ErasedArgs at = argsAt(info_, local, box);
+      runBox(at, wholeBox(at.extent));
+      if (afterBox)
+        afterBox(done + k, box, local);
+      rotateTimeLevels(info_, local);
+    }
+    exchange(local);
+    done += length;
+  }
+}
+
+void DeepHaloKernel::exchange(const ErasedArgs &local) {
+  const double t0 = MPI_Wtime();
+  for (Exchange &e : exchanges_)
+    e.halo->start(local.fields[size_t(e.field)]);
+  for (Exchange &e : exchanges_)
+    e.halo->finish(local.fields[size_t(e.field)]);
+  haloSeconds_ += MPI_Wtime() - t0;
+}
+
+int DeepHaloKernel::sendsPerExchange() const {
+  int sends = 0;
+  for (const Exchange &e : exchanges_)
+    sends += e.halo->sends();
+  return sends;
+}
+
+std::vector<int> DeepHaloKernel::exchangedFields() const {
+  std::vector<int> fields;
+  for (const Exchange &e : exchanges_)
+    fields.push_back(e.field);
+  return fields;
+}
+
+} // namespace stencilc::rt::mpi
