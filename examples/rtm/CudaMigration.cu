@@ -3,6 +3,7 @@
 
 #include "CudaPropagator.h"
 #include "DeviceKernels.h"
+#include "ShotFiles.h"
 
 #include "stencilc/Npy.h"
 #include "stencilc/Revolve.h"
@@ -227,18 +228,7 @@ void inMemory(DeviceShotRun &run, const MigrationOptions &o, StorageReport &repo
 
 void onDisk(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report) {
   constexpr int kHostBuffers = 2;
-  std::vector<std::string> written;
-  // The files are this shot's alone: removed when it ends, also on an error
-  // (after the writer, declared below, has finished with them).
-  struct Cleanup {
-    std::vector<std::string> &paths;
-    ~Cleanup() {
-      for (const std::string &p : paths) {
-        std::error_code ignored;
-        std::filesystem::remove(p, ignored);
-      }
-    }
-  } cleanup{written};
+  ShotFiles written; // before the writer, which is done with the files when they are removed
   {
     cu::SnapshotWriter<float> writer(run.shape(), kHostBuffers);
     for (int m = 1; m <= o.steps; ++m) {
@@ -246,9 +236,9 @@ void onDisk(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report
       writer.protect(run.forward().next(), run.stream());
       run.forwardStep(m);
       if (run.imaged(m)) {
-        written.push_back(snapshotPath(o.snapshotDir, m));
+        const std::string &path = written.add(snapshotPath(o.snapshotDir, m));
         const auto start = Clock::now();
-        writer.write(run.forward().current(), written.back(), run.stream());
+        writer.write(run.forward().current(), path, run.stream());
         report.blockedSeconds += secondsSince(start);
       }
     }
@@ -258,7 +248,7 @@ void onDisk(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report
     report.ioSeconds += writer.writeSeconds();
   }
   report.diskBytes = 0;
-  for (const std::string &p : written)
+  for (const std::string &p : written.paths())
     report.diskBytes += size_t(std::filesystem::file_size(p));
   rt::Grid<float> host(run.shape());
   host.fill(0.0f);

@@ -2,6 +2,7 @@
 #include "Migration.h"
 
 #include "AsyncSnapshotWriter.h"
+#include "ShotFiles.h"
 #include "SnapshotFile.h"
 
 #include "stencilc/Revolve.h"
@@ -10,9 +11,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 namespace rtm {
@@ -144,31 +143,22 @@ std::string snapshotPath(const std::string &dir, int m) {
 void onDisk(ShotRun &run, const MigrationOptions &o, StorageReport &report) {
   const rt::Grid<float> &u = run.forward().current();
   const SnapshotShape shape{u.nx(), u.ny(), u.nz()};
-  std::vector<std::string> written;
-  // The files are this shot's alone: removed when it ends, also on an error.
-  struct Cleanup {
-    std::vector<std::string> &paths;
-    ~Cleanup() {
-      for (const std::string &p : paths) {
-        std::error_code ignored;
-        std::filesystem::remove(p, ignored);
-      }
-    }
-  } cleanup{written};
+  ShotFiles written; // before the writer, which is done with the files when they are removed
   {
     AsyncSnapshotWriter writer(shape);
     for (int m = 1; m <= o.steps; ++m) {
       run.forwardStep(m);
       if (run.imaged(m)) {
-        written.push_back(snapshotPath(o.snapshotDir, m));
-        writer.submit(written.back(), m, interiorOf(run.forward().current()));
+        writer.submit(written.add(snapshotPath(o.snapshotDir, m)), m,
+                      interiorOf(run.forward().current()));
       }
     }
     writer.drain();
     report.ioSeconds += writer.writeSeconds();
     report.blockedSeconds += writer.blockedSeconds();
     report.peakBytes = std::max(report.peakBytes, writer.peakPendingBytes());
-    report.diskBytes = written.size() * (kSnapshotHeaderBytes + shape.points() * sizeof(float));
+    report.diskBytes =
+        written.paths().size() * (kSnapshotHeaderBytes + shape.points() * sizeof(float));
   }
   std::vector<float> snapshot;
   for (int m = o.steps; m >= 1; --m) {
@@ -198,13 +188,6 @@ public:
   }
   CheckpointSlots(const CheckpointSlots &) = delete;
   CheckpointSlots &operator=(const CheckpointSlots &) = delete;
-  /// The files are this shot's alone: removed when it ends, also on an error.
-  ~CheckpointSlots() {
-    for (const std::string &p : written_) {
-      std::error_code ignored;
-      std::filesystem::remove(p, ignored);
-    }
-  }
 
   void take(int slot, int state, wave::Propagator &f) {
     if (dir_.empty()) {
@@ -215,7 +198,7 @@ public:
     for (int level = 0; level < 2; ++level) {
       const std::string p = path(slot, level);
       writeSnapshotFile(p, shape_, state, interiorOf(level == 0 ? f.current() : f.previous()));
-      written_.insert(p);
+      written_.add(p);
     }
     report_.ioSeconds += secondsSince(start);
   }
@@ -243,7 +226,7 @@ private:
   SnapshotShape shape_;
   StorageReport &report_;
   std::vector<std::pair<std::vector<float>, std::vector<float>>> held_;
-  std::set<std::string> written_;
+  ShotFiles written_; ///< removed with the slots
   std::vector<float> buffer_;
 };
 
