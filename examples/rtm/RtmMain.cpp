@@ -216,8 +216,8 @@ int run() {
   auto variant = rt::parseVariant(onDevice ? "planes" : variantOption.getValue());
   // gmem, the generated kernels' own default on the GPU (docs/PERFORMANCE.md §CUDA variants on a
   // GPU): the CPU's default name would pick the slowest CUDA scheme there.
-  auto cudaVariant = parseCudaVariant(
-      !onDevice ? "gmem" : variantOption.getNumOccurrences() ? variantOption.getValue() : "gmem");
+  const bool cudaVariantGiven = onDevice && variantOption.getNumOccurrences() > 0;
+  auto cudaVariant = parseCudaVariant(cudaVariantGiven ? variantOption.getValue() : "gmem");
   // What the CUDA path does not do is refused, not ignored: it keeps Revolve's
   // checkpoints on the device and slices no wavefield (it would have to copy
   // the field back every few steps).
