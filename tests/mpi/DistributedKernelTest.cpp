@@ -6,8 +6,8 @@
 // CpuKernelTest checks against the reference evaluator), then runs it
 // distributed on its subdomain with halo exchange, and compares its part of
 // every time level bit for bit after three steps. For every generated kernel
-// of tests/kernels, every variant, every rank grid N ranks make along each
-// axis, with and without overlap, in place and out of place, on sizes that
+// of tests/kernels, every variant, the rank grids of rankGrids(), with and
+// without overlap, in place and out of place, on sizes that
 // no rank count divides.
 //
 //===----------------------------------------------------------------------===//
@@ -36,7 +36,9 @@ int worldSize() {
   return size;
 }
 
-/// Every rank grid of `n` ranks in `dims` dimensions: splits along each axis alone, then the rest.
+/// The rank grids of `n` ranks in `dims` dimensions to test: every one, except that 4 ranks
+/// split two axes only. A split of one axis into 4 adds nothing that 3 ranks along it (a rank
+/// with a neighbour on each side) do not test, and 4 ranks on CI's 2 cores are slow.
 std::vector<RankGrid> rankGrids(int n, int dims) {
   std::vector<RankGrid> grids;
   for (int px = 1; px <= n; ++px)
@@ -45,6 +47,9 @@ std::vector<RankGrid> rankGrids(int n, int dims) {
         continue;
       const int pz = n / (px * py);
       if (dims == 2 && pz != 1)
+        continue;
+      const int axesSplit = (px > 1) + (py > 1) + (pz > 1);
+      if (n == 4 && axesSplit < 2)
         continue;
       grids.push_back({{px, py, pz}});
     }
