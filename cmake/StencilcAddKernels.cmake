@@ -7,6 +7,7 @@
 #                        [SPLIT <n>]                   # force n sub-stencil sweeps
 #                        [VARIANTS <suffix>=<flags>...] # extra kernels, see below
 #                        [TUNING <file.json>]          # CPU defaults from `stencilc tune`
+#                        [MACHINE <file.json>]         # else from the model on a probe file
 #                        [NATIVE]                      # -march=native for the kernels
 #                        [CUDA_EMULATOR]               # cuda kernels on the CPU emulator
 #                        [OUTPUT_DIR <dir>])
@@ -33,6 +34,10 @@
 # kTimeTiling) come from its entry for the machine that builds them, and they
 # are generated again when the file changes. Where no entry matches, gen warns
 # and the untuned defaults stay (docs/PERFORMANCE.md "Tuning").
+#
+# MACHINE passes a `stencilc probe` machine file to `stencilc gen --machine`:
+# kernels with no tuning entry take the time steps per pass the roofline model
+# picks on it (docs/PERFORMANCE.md "Defaults from the model").
 #
 # Generated CPU kernels need OpenMP (threads and `omp simd`): the target links
 # OpenMP::OpenMP_CXX. They are compiled with -O3 in every configuration but
@@ -80,7 +85,7 @@ function(_stencilc_kernel_compile_options out_var native)
 endfunction()
 
 function(stencilc_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "NATIVE;CUDA_EMULATOR" "TARGET;TYPE;SPLIT;OUTPUT_DIR;TUNING"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "NATIVE;CUDA_EMULATOR" "TARGET;TYPE;SPLIT;OUTPUT_DIR;TUNING;MACHINE"
                         "STENCILS;BACKENDS;VARIANTS")
   set(where "stencilc_add_kernels")
   if(arg_UNPARSED_ARGUMENTS)
@@ -135,6 +140,13 @@ function(stencilc_add_kernels)
     get_filename_component(tuning "${arg_TUNING}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${tuning}" OR IS_DIRECTORY "${tuning}")
       message(FATAL_ERROR "${where}: TUNING names no file: ${tuning}")
+    endif()
+  endif()
+  set(machine "")
+  if(arg_MACHINE)
+    get_filename_component(machine "${arg_MACHINE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${machine}" OR IS_DIRECTORY "${machine}")
+      message(FATAL_ERROR "${where}: MACHINE names no file: ${machine}")
     endif()
   endif()
   # The kernels of one stencil: its own name and, per variant, a suffix and flags.
@@ -227,6 +239,10 @@ function(stencilc_add_kernels)
         if(tuning AND backend STREQUAL "cpu")
           list(APPEND backend_args "--tuning=${tuning}")
           set(tuning_dependency "${tuning}")
+        endif()
+        if(machine AND backend STREQUAL "cpu")
+          list(APPEND backend_args "--machine=${machine}")
+          list(APPEND tuning_dependency "${machine}")
         endif()
         set(outputs "")
         foreach(kernel IN LISTS kernels)

@@ -1,6 +1,8 @@
 //===- GenTuning.cpp ------------------------------------------------------===//
 #include "driver/GenTuning.h"
 
+#include "analysis/ModelDefaults.h"
+
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -10,7 +12,8 @@
 namespace stencilc::driver {
 
 backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
-                                         const std::string &fileName, const ir::Stencil &stencil) {
+                                         const std::string &fileName, const ir::Stencil &stencil,
+                                         const backend::CpuRunDefaults &untuned) {
   const analysis::MachineKey machine = analysis::thisMachine();
   const std::string type = ir::elemTypeName(stencil.elemType);
   const analysis::TuningLookup found =
@@ -20,9 +23,11 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
     llvm::WithColor::warning(llvm::errs(), "stencilc")
         << fileName << ": no tuned defaults for stencil '" << stencil.name << "' (" << type
         << "): " << found.whyNot << "; its kernels keep the untuned defaults\n";
+    d = untuned;
+    const bool modelled = untuned.origin != backend::CpuRunDefaults{}.origin;
     d.origin = "Not tuned: " + llvm::sys::path::filename(fileName).str() +
-               " has no entry for this machine, stencil and type (gen warned why);\n"
-               "rt::RunOptions' defaults.";
+               " has no entry for this machine, stencil and type (gen warned why);\n" +
+               (modelled ? untuned.origin : "rt::RunOptions' defaults.");
     return d;
   }
   const analysis::TunedChoice &c = *found.choice;
@@ -37,6 +42,19 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
                          "against {:.3f} for the untuned defaults, same run.",
                          llvm::sys::path::filename(fileName).str(), c.date, c.nx, c.ny, c.nz,
                          machine.describe(), c.gptsPerSecond, c.defaultGptsPerSecond);
+  return d;
+}
+
+backend::CpuRunDefaults modelRunDefaults(const CompiledStencil &compiled,
+                                         const analysis::Machine &machine,
+                                         const std::string &machineFile) {
+  const analysis::ModelRunChoice choice = analysis::modelRunChoice(compiled, machine);
+  backend::CpuRunDefaults d;
+  d.timeDepth = choice.timeDepth;
+  // The file's name, not its path, as for tuning files.
+  d.origin = fmt::format("Untuned: from the roofline model on {} ({}):\n{}.",
+                         llvm::sys::path::filename(machineFile).str(), machine.name,
+                         choice.explanation);
   return d;
 }
 

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/HostCaches.h"
+#include "analysis/ModelDefaults.h"
 #include "analysis/TuningFile.h"
 #include "driver/Bench.h"
 #include "driver/Driver.h"
@@ -268,13 +269,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
                                         s.name, variant, error, h->tolerance()));
     return std::nullopt;
   }
-  bool timeTileable = false, outputs = true;
-  for (const ir::Field &f : s.fields)
-    if (f.role == ir::FieldRole::Output) {
-      timeTileable = true;
-      outputs &= f.advances >= 0;
-    }
-  timeTileable &= outputs;
+  const bool timeTileable = analysis::isTimeTileable(s);
 
   const double points = double(nx) * ny * nz;
   auto gpts = [&](double seconds) { return points / seconds / 1e9; };

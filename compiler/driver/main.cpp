@@ -3,7 +3,7 @@
 //   stencilc check FILE...     parse, check and run the pass pipeline; the exit status says
 //                              whether every file is valid
 //   stencilc dump-ir FILE...   print the IR after the last pass (with linear forms)
-//   stencilc gen FILE --backend cpu -o DIR [--tuning FILE]
+//   stencilc gen FILE --backend cpu -o DIR [--tuning FILE] [--machine FILE]
 //                              write a header and a source file per stencil
 //   stencilc dump-kernel FILE --backend cpu|cuda [--variant NAME]
 //                              print the kernel IR the backend prints its code from
@@ -119,6 +119,13 @@ llvm::cl::opt<std::string> tuningFile(
     llvm::cl::desc("Tuning file from `stencilc tune`: the CPU kernels' default variant, tiles and "
                    "time steps per pass come from its entry for this machine and stencil"),
     llvm::cl::value_desc("file"), llvm::cl::sub(genCommand));
+
+llvm::cl::opt<std::string> genMachine(
+    "machine",
+    llvm::cl::desc("Machine file from `stencilc probe` (or the name of one in bench/machines): "
+                   "without a tuning entry, the CPU kernels' time steps per pass come from the "
+                   "roofline model on it"),
+    llvm::cl::value_desc("machine"), llvm::cl::sub(genCommand));
 
 llvm::cl::opt<bool> resourceUsage(
     "resource-usage",
@@ -398,6 +405,25 @@ int runGen() {
     }
     tuning = std::move(*read);
   }
+  std::optional<analysis::Machine> machine;
+  if (!genMachine.empty()) {
+    if (backendOption == Backend::Cuda) {
+      driver::reportError("--machine: the model's defaults are CPU settings; the CUDA kernels "
+                          "take none");
+      return 2;
+    }
+    auto read = analysis::loadMachine(genMachine);
+    if (!read) {
+      driver::reportError(llvm::toString(read.takeError()));
+      return 1;
+    }
+    if (read->kind != "cpu") {
+      driver::reportError("--machine: '" + genMachine + "' describes a " + read->kind +
+                          "; the CPU kernels' defaults need a CPU machine file");
+      return 2;
+    }
+    machine = std::move(*read);
+  }
   int status = 0;
   for (const std::string &path : inputFiles) {
     auto loaded = driver::loadModule(path, *options);
@@ -425,8 +451,11 @@ int runGen() {
         backend::CpuEmitOptions emit;
         emit.kernelName = kernelName;
         emit.sourcePath = llvm::sys::path::filename(path).str();
+        if (machine)
+          emit.runDefaults = driver::modelRunDefaults(c, *machine, genMachine);
         if (tuning)
-          emit.runDefaults = driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil);
+          emit.runDefaults =
+              driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil, emit.runDefaults);
         generated = backend::emitCpuKernel(c, emit);
       }
       for (backend::GeneratedFile &f : generated)

@@ -9,7 +9,9 @@
 #   - blur's kernel has the file's defaults, sharpen's (no entry) the untuned
 #     ones, and the build says why sharpen has none;
 #   - editing the tuning file regenerates the kernels, blur's with the new entry;
-#   - a TUNING naming no file stops CMake with a message.
+#   - a TUNING naming no file stops CMake with a message;
+#   - with MACHINE too (a fixed probe file), sharpen's defaults come from the
+#     roofline model on it while blur keeps its entry.
 
 cmake_minimum_required(VERSION 3.20)
 foreach(var STENCILC SOURCE_DIR WORK_DIR NINJA)
@@ -102,3 +104,18 @@ if(status EQUAL 0)
 elseif(NOT errors MATCHES "stencilc_add_kernels: TUNING names no file:[ \n]*[^ \n]*no-such.json")
   fail("a TUNING naming no file: the message is not there:\n${errors}")
 endif()
+
+# MACHINE beside TUNING: blur keeps its entry, sharpen (none) takes the model's defaults: one step
+# per pass, as it advances no time level.
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${build}" -G Ninja
+          "-DMACHINE_FILE=${SOURCE_DIR}/tests/lit/tune/Inputs/probed-cpu.json"
+  RESULT_VARIABLE status OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "cannot configure ${project_dir} with MACHINE")
+endif()
+run_ninja("machine file added")
+expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, std::nullopt}" "machine file added")
+expect_in(sharpen.h "from the roofline model on probed-cpu.json" "machine file added")
+expect_in(sharpen.h "one step per pass \\(its outputs advance no time level\\)" "machine file added")
+expect_in(sharpen.h "kTimeTiling{1, 0, 0, 0}" "machine file added")
