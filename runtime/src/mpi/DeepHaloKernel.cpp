@@ -74,7 +74,7 @@ DeepHaloKernel::DeepHaloKernel(const KernelInfo &info, const Decomposition &d, M
       deep.neighbours = everyDirectionOf(deep.cells);
     if (!deep.neighbours)
       continue;
-    exchanges_.push_back({int(f), make(d, deep, elementBytesOf(field.type), int(f))});
+    exchanges_.add(int(f), make(d, deep, elementBytesOf(field.type), int(f)));
   }
 }
 
@@ -124,25 +124,13 @@ void DeepHaloKernel::run(ErasedArgs &local, int steps, const RunBox &runBox,
 
 void DeepHaloKernel::exchange(const ErasedArgs &local) {
   const double t0 = MPI_Wtime();
-  for (Exchange &e : exchanges_)
-    e.halo->start(local.fields[size_t(e.field)]);
-  for (Exchange &e : exchanges_)
-    e.halo->finish(local.fields[size_t(e.field)]);
+  exchanges_.start(local);
+  exchanges_.finish(local);
   haloSeconds_ += MPI_Wtime() - t0;
 }
 
-int DeepHaloKernel::sendsPerExchange() const {
-  int sends = 0;
-  for (const Exchange &e : exchanges_)
-    sends += e.halo->sends();
-  return sends;
-}
+int DeepHaloKernel::sendsPerExchange() const { return exchanges_.sends(); }
 
-std::vector<int> DeepHaloKernel::exchangedFields() const {
-  std::vector<int> fields;
-  for (const Exchange &e : exchanges_)
-    fields.push_back(e.field);
-  return fields;
-}
+std::vector<int> DeepHaloKernel::exchangedFields() const { return exchanges_.fields(); }
 
 } // namespace stencilc::rt::mpi

@@ -81,7 +81,7 @@ DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition
       continue;
     for (int i = 0; i < 6; ++i)
       width[i] = std::max(width[i], reach.cells[i]);
-    exchanges_.push_back({int(o), make(d, reach, elementBytesOf(out.type), int(o))});
+    exchanges_.add(int(o), make(d, reach, elementBytesOf(out.type), int(o)));
   }
   // The shell holds every point that reads a halo cell or is sent to a
   // neighbour: as deep as the reach on either side of the axis.
@@ -117,38 +117,20 @@ void DistributedKernel::step(const ErasedArgs &local, const RunBox &runBox, bool
   if (!overlap) {
     run(wholeBox(local.extent));
     timed([&] {
-      for (Exchange &e : exchanges_)
-        e.halo->start(local.fields[e.field]);
-      for (Exchange &e : exchanges_)
-        e.halo->finish(local.fields[e.field]);
+      exchanges_.start(local);
+      exchanges_.finish(local);
     });
     return;
   }
   for (const Box &box : boxes_.shell)
     run(box);
-  timed([&] {
-    for (Exchange &e : exchanges_)
-      e.halo->start(local.fields[e.field]);
-  });
+  timed([&] { exchanges_.start(local); });
   run(boxes_.interior);
-  timed([&] {
-    for (Exchange &e : exchanges_)
-      e.halo->finish(local.fields[e.field]);
-  });
+  timed([&] { exchanges_.finish(local); });
 }
 
-int DistributedKernel::sendsPerStep() const {
-  int sends = 0;
-  for (const Exchange &e : exchanges_)
-    sends += e.halo->sends();
-  return sends;
-}
+int DistributedKernel::sendsPerStep() const { return exchanges_.sends(); }
 
-std::vector<int> DistributedKernel::exchangedFields() const {
-  std::vector<int> fields;
-  for (const Exchange &e : exchanges_)
-    fields.push_back(e.field);
-  return fields;
-}
+std::vector<int> DistributedKernel::exchangedFields() const { return exchanges_.fields(); }
 
 } // namespace stencilc::rt::mpi

@@ -15,6 +15,7 @@
 
 #include "stencilc/TimeTiling.h"
 #include "stencilc/mpi/DistributedKernel.h"
+#include "stencilc/mpi/FieldExchanges.h"
 
 #include <memory>
 #include <vector>
@@ -62,10 +63,6 @@ public:
   double haloSeconds() const { return haloSeconds_; }
 
 private:
-  struct Exchange {
-    int field;
-    std::unique_ptr<HaloExchange> halo;
-  };
   void exchange(const ErasedArgs &local);
 
   const KernelInfo &info_;
@@ -74,7 +71,7 @@ private:
   /// How far one step reads the time levels, {x-, x+, y-, y+, z-, z+}, where
   /// that side has a neighbour; 0 where it is the global boundary.
   std::array<int, 6> growth_ = {0, 0, 0, 0, 0, 0};
-  std::vector<Exchange> exchanges_;
+  FieldExchanges exchanges_;
   double haloSeconds_ = 0;
 };
 

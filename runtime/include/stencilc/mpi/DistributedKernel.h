@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "stencilc/mpi/FieldExchanges.h"
 #include "stencilc/mpi/HaloExchange.h"
 
 #include <functional>
@@ -62,12 +63,8 @@ public:
   const StepBoxes &boxes() const { return boxes_; }
 
 private:
-  struct Exchange {
-    int field;
-    std::unique_ptr<HaloExchange> halo;
-  };
   const KernelInfo &info_;
-  std::vector<Exchange> exchanges_;
+  FieldExchanges exchanges_;
   StepBoxes boxes_;
   double haloSeconds_ = 0;
 };
