@@ -32,11 +32,11 @@ ModelRunChoice modelRunChoice(const CompiledStencil &c, const Machine &machine) 
   const double ratio = b.memoryGpts > 0 ? b.computeGpts / b.memoryGpts : 1;
   if (b.limit == "memory")
     choice.timeDepth = std::clamp(int(std::ceil(ratio)), 1, kMaxModelTimeDepth);
-  choice.explanation = fmt::format(
-      "single sweep {:.1f} flop/B: memory roof {:.3f} GPts/s, compute roof {:.3f} "
-      "({:.2f}x); {} step{} per pass (the ratio, rounded up, at most {})",
-      b.operationalIntensity, b.memoryGpts, b.computeGpts, ratio, choice.timeDepth,
-      choice.timeDepth == 1 ? "" : "s", kMaxModelTimeDepth);
+  choice.explanation =
+      fmt::format("single sweep {:.1f} flop/B: memory roof {:.3f} GPts/s, compute roof {:.3f} "
+                  "({:.2f}x); {} step{} per pass (the ratio, rounded up, at most {})",
+                  b.operationalIntensity, b.memoryGpts, b.computeGpts, ratio, choice.timeDepth,
+                  choice.timeDepth == 1 ? "" : "s", kMaxModelTimeDepth);
   return choice;
 }
 

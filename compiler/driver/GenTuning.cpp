@@ -52,9 +52,9 @@ backend::CpuRunDefaults modelRunDefaults(const CompiledStencil &compiled,
   backend::CpuRunDefaults d;
   d.timeDepth = choice.timeDepth;
   // The file's name, not its path, as for tuning files.
-  d.origin = fmt::format("Untuned: from the roofline model on {} ({}):\n{}.",
-                         llvm::sys::path::filename(machineFile).str(), machine.name,
-                         choice.explanation);
+  d.origin =
+      fmt::format("Untuned: from the roofline model on {} ({}):\n{}.",
+                  llvm::sys::path::filename(machineFile).str(), machine.name, choice.explanation);
   return d;
 }
 
