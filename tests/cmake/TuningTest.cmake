@@ -9,7 +9,7 @@
 #   - blur's kernel has the file's defaults, sharpen's (no entry) the untuned
 #     ones, and the build says why sharpen has none;
 #   - editing the tuning file regenerates the kernels, blur's with the new entry;
-#   - a TUNING naming no file stops CMake with a message;
+#   - a TUNING or MACHINE naming no file stops CMake with a message;
 #   - with MACHINE too (a fixed probe file), sharpen's defaults come from the
 #     roofline model on it while blur keeps its entry.
 
@@ -64,16 +64,19 @@ function(expect_in file regex step)
   endif()
 endfunction()
 
+# Configures the project in ${build} with the cache settings given (the cache keeps earlier ones).
+function(configure what)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${build}" -G Ninja ${ARGN}
+                  RESULT_VARIABLE status OUTPUT_QUIET)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "cannot configure ${project_dir} with ${what}")
+  endif()
+endfunction()
+
 write_tuning(planes)
-execute_process(
-  COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${build}" -G Ninja
-          "-DCMAKE_MAKE_PROGRAM=${NINJA}" -DCMAKE_BUILD_TYPE=Debug
+configure(TUNING "-DCMAKE_MAKE_PROGRAM=${NINJA}" -DCMAKE_BUILD_TYPE=Debug
           "-DSTENCILC_EXECUTABLE=${STENCILC}" "-DSTENCILC_SOURCE_DIR=${SOURCE_DIR}"
-          "-DSTENCILS_DIR=${stencils}" "-DTUNING_FILE=${tuning}"
-  RESULT_VARIABLE status OUTPUT_QUIET)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "cannot configure ${project_dir} with TUNING")
-endif()
+          "-DSTENCILS_DIR=${stencils}" "-DTUNING_FILE=${tuning}")
 
 run_ninja("first build")
 expect_in(blur.h "kDefaultOptions{rt::Variant::Planes, 4, 0, std::nullopt}" "first build")
@@ -104,16 +107,21 @@ if(status EQUAL 0)
 elseif(NOT errors MATCHES "stencilc_add_kernels: TUNING names no file:[ \n]*[^ \n]*no-such.json")
   fail("a TUNING naming no file: the message is not there:\n${errors}")
 endif()
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${WORK_DIR}/missing-machine" -G Ninja
+          "-DCMAKE_MAKE_PROGRAM=${NINJA}" "-DSTENCILC_EXECUTABLE=${STENCILC}"
+          "-DSTENCILC_SOURCE_DIR=${SOURCE_DIR}" "-DSTENCILS_DIR=${stencils}"
+          "-DMACHINE_FILE=${WORK_DIR}/no-such-machine.json"
+  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+if(status EQUAL 0)
+  fail("a MACHINE naming no file was accepted")
+elseif(NOT errors MATCHES "stencilc_add_kernels: MACHINE names no file:[ \n]*[^ \n]*no-such-machine.json")
+  fail("a MACHINE naming no file: the message is not there:\n${errors}")
+endif()
 
 # MACHINE beside TUNING: blur keeps its entry, sharpen (none) takes the model's defaults: one step
 # per pass, as it advances no time level.
-execute_process(
-  COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${build}" -G Ninja
-          "-DMACHINE_FILE=${SOURCE_DIR}/tests/lit/tune/Inputs/probed-cpu.json"
-  RESULT_VARIABLE status OUTPUT_QUIET)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "cannot configure ${project_dir} with MACHINE")
-endif()
+configure(MACHINE "-DMACHINE_FILE=${SOURCE_DIR}/tests/lit/tune/Inputs/probed-cpu.json")
 run_ninja("machine file added")
 expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, std::nullopt}" "machine file added")
 expect_in(sharpen.h "from the roofline model on probed-cpu.json" "machine file added")
