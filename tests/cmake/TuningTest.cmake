@@ -95,29 +95,26 @@ if(NOT output MATCHES "Generating cpu kernel blur from")
 endif()
 expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, std::nullopt}" "tuning file edited")
 
-execute_process(
-  COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${WORK_DIR}/missing" -G Ninja
-          "-DCMAKE_MAKE_PROGRAM=${NINJA}" "-DSTENCILC_EXECUTABLE=${STENCILC}"
-          "-DSTENCILC_SOURCE_DIR=${SOURCE_DIR}" "-DSTENCILS_DIR=${stencils}"
-          "-DTUNING_FILE=${WORK_DIR}/no-such.json"
-  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-if(status EQUAL 0)
-  fail("a TUNING naming no file was accepted")
-# (CMake wraps the message's lines.)
-elseif(NOT errors MATCHES "stencilc_add_kernels: TUNING names no file:[ \n]*[^ \n]*no-such.json")
-  fail("a TUNING naming no file: the message is not there:\n${errors}")
-endif()
-execute_process(
-  COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${WORK_DIR}/missing-machine" -G Ninja
-          "-DCMAKE_MAKE_PROGRAM=${NINJA}" "-DSTENCILC_EXECUTABLE=${STENCILC}"
-          "-DSTENCILC_SOURCE_DIR=${SOURCE_DIR}" "-DSTENCILS_DIR=${stencils}"
-          "-DMACHINE_FILE=${WORK_DIR}/no-such-machine.json"
-  RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
-if(status EQUAL 0)
-  fail("a MACHINE naming no file was accepted")
-elseif(NOT errors MATCHES "stencilc_add_kernels: MACHINE names no file:[ \n]*[^ \n]*no-such-machine.json")
-  fail("a MACHINE naming no file: the message is not there:\n${errors}")
-endif()
+# A TUNING or MACHINE (stencilc_add_kernels option `option`, the project's -D`variable`) naming
+# no file stops CMake with a message naming it.
+function(expect_missing_refused option variable)
+  string(TOLOWER "${option}" name)
+  execute_process(
+    COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${WORK_DIR}/missing-${name}" -G Ninja
+            "-DCMAKE_MAKE_PROGRAM=${NINJA}" "-DSTENCILC_EXECUTABLE=${STENCILC}"
+            "-DSTENCILC_SOURCE_DIR=${SOURCE_DIR}" "-DSTENCILS_DIR=${stencils}"
+            "-D${variable}=${WORK_DIR}/no-such-${name}.json"
+    RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  if(status EQUAL 0)
+    fail("a ${option} naming no file was accepted")
+  # (CMake wraps the message's lines.)
+  elseif(NOT errors MATCHES
+         "stencilc_add_kernels: ${option} names no file:[ \n]*[^ \n]*no-such-${name}.json")
+    fail("a ${option} naming no file: the message is not there:\n${errors}")
+  endif()
+endfunction()
+expect_missing_refused(TUNING TUNING_FILE)
+expect_missing_refused(MACHINE MACHINE_FILE)
 
 # MACHINE beside TUNING: blur keeps its entry, sharpen (none) takes the model's defaults: one step
 # per pass, as it advances no time level.
