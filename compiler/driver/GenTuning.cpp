@@ -13,7 +13,7 @@ namespace stencilc::driver {
 
 backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
                                          const std::string &fileName, const ir::Stencil &stencil,
-                                         const backend::CpuRunDefaults &untuned) {
+                                         const backend::CpuRunDefaults *modelled) {
   const analysis::MachineKey machine = analysis::thisMachine();
   const std::string type = ir::elemTypeName(stencil.elemType);
   const analysis::TuningLookup found =
@@ -22,12 +22,13 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
   if (!found.choice) {
     llvm::WithColor::warning(llvm::errs(), "stencilc")
         << fileName << ": no tuned defaults for stencil '" << stencil.name << "' (" << type
-        << "): " << found.whyNot << "; its kernels keep the untuned defaults\n";
-    d = untuned;
-    const bool modelled = untuned.origin != backend::CpuRunDefaults{}.origin;
+        << "): " << found.whyNot << "; its kernels keep the "
+        << (modelled ? "roofline model's defaults" : "untuned defaults") << "\n";
+    if (modelled)
+      d = *modelled;
     d.origin = "Not tuned: " + llvm::sys::path::filename(fileName).str() +
                " has no entry for this machine, stencil and type (gen warned why);\n" +
-               (modelled ? untuned.origin : "rt::RunOptions' defaults.");
+               (modelled ? modelled->origin : "rt::RunOptions' defaults.");
     return d;
   }
   const analysis::TunedChoice &c = *found.choice;

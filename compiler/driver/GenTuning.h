@@ -13,10 +13,10 @@ namespace stencilc::driver {
 /// The run defaults of `stencil`'s CPU kernels: the entry of `file` (read
 /// from `fileName`) for this machine, the stencil as it is now and its element
 /// type; else, after a warning on stderr that says why none applies,
-/// `untuned`.
+/// `modelled` (modelRunDefaults) where given, else the untuned defaults.
 backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
                                          const std::string &fileName, const ir::Stencil &stencil,
-                                         const backend::CpuRunDefaults &untuned);
+                                         const backend::CpuRunDefaults *modelled);
 
 /// The run defaults the roofline model picks for `compiled`'s CPU kernels on
 /// `machine` (a `stencilc probe` file, read from `machineFile`):

@@ -451,11 +451,14 @@ int runGen() {
         backend::CpuEmitOptions emit;
         emit.kernelName = kernelName;
         emit.sourcePath = llvm::sys::path::filename(path).str();
+        std::optional<backend::CpuRunDefaults> modelled;
         if (machine)
-          emit.runDefaults = driver::modelRunDefaults(c, *machine, genMachine);
+          modelled = driver::modelRunDefaults(c, *machine, genMachine);
         if (tuning)
-          emit.runDefaults =
-              driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil, emit.runDefaults);
+          emit.runDefaults = driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil,
+                                                      modelled ? &*modelled : nullptr);
+        else if (modelled)
+          emit.runDefaults = *modelled;
         generated = backend::emitCpuKernel(c, emit);
       }
       for (backend::GeneratedFile &f : generated)
