@@ -13,6 +13,7 @@
 #include "stencilc/mpi/ParallelNpy.h"
 
 #include <climits>
+#include <optional>
 #include <vector>
 #endif
 
@@ -26,10 +27,16 @@ struct Distribution::Impl {
   Impl(int nx, int ny, int nz, const mpi::RankGrid &grid, const rt::KernelInfo &kernel,
        bool overlap, int stepsPerExchange)
       : decomposition(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid, stepsPerExchange),
-        step(kernel, decomposition), steps(kernel, decomposition), overlap(overlap) {}
+        overlap(overlap) {
+    // Each holds its own persistent requests and halo buffers; a run needs one.
+    if (stepsPerExchange > 1)
+      steps.emplace(kernel, decomposition);
+    else
+      step.emplace(kernel, decomposition);
+  }
   mpi::Decomposition decomposition;
-  mpi::DistributedKernel step; ///< one step per exchange
-  mpi::DeepHaloKernel steps;   ///< T steps per exchange
+  std::optional<mpi::DistributedKernel> step; ///< one step per exchange
+  std::optional<mpi::DeepHaloKernel> steps;   ///< T > 1 steps per exchange
   bool overlap;
 };
 
@@ -68,14 +75,18 @@ int Distribution::halo(int radius) const {
   return ranks() > 1 ? radius * impl_->decomposition.stepsPerExchange() : radius;
 }
 void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
-  impl_->step.step(args, options, impl_->overlap);
+  if (!impl_->step)
+    throw std::logic_error("Distribution::step: built for several steps per exchange (runSteps)");
+  impl_->step->step(args, options, impl_->overlap);
 }
 void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
                             const rt::AfterBox &afterBox) {
-  impl_->steps.run(args, count, options, afterBox);
+  if (!impl_->steps)
+    throw std::logic_error("Distribution::runSteps: built for one step per exchange (step)");
+  impl_->steps->run(args, count, options, afterBox);
 }
 double Distribution::haloSeconds() const {
-  return impl_->step.haloSeconds() + impl_->steps.haloSeconds();
+  return impl_->step ? impl_->step->haloSeconds() : impl_->steps->haloSeconds();
 }
 
 void Distribution::synchronize() const { MPI_Barrier(impl_->decomposition.comm()); }

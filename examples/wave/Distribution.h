@@ -46,12 +46,14 @@ public:
   /// T times it over several processes with T steps per exchange, else itself.
   int halo(int radius) const;
 
-  /// One step of `kernel` on this process's grids, exchanging halos between ranks.
+  /// One step of `kernel` on this process's grids, exchanging halos between
+  /// ranks. Only with one step per exchange.
   void step(const rt::ErasedArgs &args, const rt::RunOptions &options);
   /// `count` steps of `kernel` on this process's grids (their halo halo(kernel.radius)
   /// deep), one halo exchange per T steps (rt::mpi::DeepHaloKernel); `afterBox`
   /// is called after each step with the box it computed, in the grids'
   /// coordinates (it may reach into the halo). `args` are rotated `count` times.
+  /// Only with T > 1 steps per exchange.
   void runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
                 const rt::AfterBox &afterBox);
   double haloSeconds() const;
