@@ -29,7 +29,8 @@ bool isCacheLineAligned(const void *p) {
 template <typename T> void expectAlignedLayout(const Grid<T> &g) {
   EXPECT_EQ(g.lineStride() * sizeof(T) % kCacheLineBytes, 0u);
   EXPECT_GE(g.lineStride(), g.nx() + 2 * g.halo());
-  EXPECT_EQ(g.planeStride(), g.lineStride() * (g.ny() + 2 * g.halo()));
+  EXPECT_GE(g.planeStride(), g.lineStride() * (g.ny() + 2 * g.halo()));
+  EXPECT_EQ(g.planeStride() * sizeof(T) % kCacheLineBytes, 0u);
   for (int k = -g.haloZ(); k < g.nz() + g.haloZ(); ++k)
     for (int j = -g.halo(); j < g.ny() + g.halo(); ++j)
       EXPECT_TRUE(isCacheLineAligned(&g(0, j, k))) << "row j=" << j << " k=" << k;
@@ -80,6 +81,37 @@ TEST(GridTest, PaddingAndOffsetAlignInterior) {
   Grid<double> d = Grid<double>::make2d(13, 7, 4);
   EXPECT_EQ(d.lineStride(), 24);
   EXPECT_EQ(d.haloZ(), 0);
+}
+
+/// True if the 9 rows (or planes) d = -4..4 strides apart around one point
+/// fall in 9 different sets of a 64-set L1 (4 KiB a way).
+bool nineApartInDifferentSets(std::ptrdiff_t strideBytes) {
+  for (std::ptrdiff_t d = 1; d <= 8; ++d)
+    if (d * strideBytes % 4096 == 0)
+      return false;
+  return true;
+}
+
+TEST(GridTest, RowsAndPlanesAroundAPointFallInDifferentL1Sets) {
+  // 216^3 + 2 x 4: a plane of 224 x 224 floats is 49 x 4 KiB unpadded; 120 + 8
+  // floats is a row of 8 cache lines, 1016 + 8 one of 4 KiB.
+  for (GridShape shape : {GridShape{3, 216, 216, 216, 4}, GridShape{3, 120, 120, 120, 4},
+                          GridShape{3, 1016, 24, 16, 4}, GridShape{3, 248, 256, 64, 4}}) {
+    const GridLayout f = GridLayout::of<float>(shape), d = GridLayout::of<double>(shape);
+    EXPECT_TRUE(nineApartInDifferentSets(f.line * 4)) << shape.nx;
+    EXPECT_TRUE(nineApartInDifferentSets(f.plane * 4)) << shape.nx;
+    EXPECT_TRUE(nineApartInDifferentSets(d.line * 8)) << shape.nx;
+    EXPECT_TRUE(nineApartInDifferentSets(d.plane * 8)) << shape.nx;
+    // At most one cache line of padding per row and per plane.
+    EXPECT_LE(f.line * 4, (shape.nx + 8 + 15) / 16 * 64 + 64);
+    EXPECT_LE(f.plane, f.line * (shape.ny + 8) + 16);
+  }
+  // The layout a grid allocates is GridLayout's.
+  const GridShape small{3, 5, 4, 3, 2}; // a plane of 8 lines: padded to 9
+  Grid<float> g(small);
+  EXPECT_EQ(g.planeStride(), GridLayout::of<float>(small).plane);
+  EXPECT_EQ(g.planeStride(), 9 * 16);
+  EXPECT_EQ(g.storageElements(), GridLayout::of<float>(small).elements);
 }
 
 TEST(GridTest, HaloAccessorsReachEveryNeighbour) {

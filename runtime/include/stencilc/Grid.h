@@ -45,6 +45,46 @@ struct GridShape {
   bool operator==(const GridShape &) const = default;
 };
 
+/// Strides and storage size of a Grid<T> of `shape` (the layout above),
+/// computed without allocating one: the CUDA runtime's DeviceGrid has the
+/// same layout, so that a grid moves between them with one copy.
+struct GridLayout {
+  std::ptrdiff_t line = 0;        ///< lineStride
+  std::ptrdiff_t rows = 0;        ///< rows per plane, halo included
+  std::ptrdiff_t planes = 0;      ///< planes, halo included
+  std::ptrdiff_t plane = 0;       ///< planeStride
+  std::ptrdiff_t frontPad = 0;    ///< elements before row 0's x = -halo
+  std::ptrdiff_t originIndex = 0; ///< origin() - storage()
+  std::size_t elements = 0;       ///< storageElements()
+
+  template <typename T> static GridLayout of(const GridShape &shape) {
+    constexpr std::ptrdiff_t align = kCacheLineBytes / sizeof(T);
+    const std::ptrdiff_t h = shape.halo, hz = shape.haloZ();
+    GridLayout l;
+    l.line = padStride(roundUp(shape.nx + 2 * h, align), align);
+    l.rows = shape.ny + 2 * h;
+    l.planes = shape.nz + 2 * hz;
+    l.plane = shape.dims == 3 ? padStride(l.line * l.rows, align) : l.line * l.rows;
+    // Row r of the allocation starts at frontPad + r * line and holds x = -halo
+    // there, so x = 0 is at frontPad + halo + r * line: a multiple of `align`
+    // exactly when frontPad + halo is (the base-pointer offset of
+    // docs/DESIGN.md §Runtime [4]).
+    l.frontPad = roundUp(h, align) - h;
+    l.originIndex = l.frontPad + h + h * l.line + hz * l.plane;
+    l.elements = std::size_t(l.frontPad + l.planes * l.plane);
+    return l;
+  }
+
+private:
+  static std::ptrdiff_t roundUp(std::ptrdiff_t v, std::ptrdiff_t m) { return (v + m - 1) / m * m; }
+  /// `stride` (a whole number of cache lines of `align` elements), one line
+  /// longer where it is a multiple of 8 lines: then d x stride for d = 1..8
+  /// is never a multiple of 64 lines (4 KiB), the L1's set period.
+  static std::ptrdiff_t padStride(std::ptrdiff_t stride, std::ptrdiff_t align) {
+    return (stride / align) % 8 == 0 ? stride + align : stride;
+  }
+};
+
 template <typename T> class Grid {
   static_assert(std::is_arithmetic_v<T>, "grids hold numbers");
 
@@ -54,20 +94,9 @@ public:
   static constexpr std::ptrdiff_t kAlignElems = kCacheLineBytes / sizeof(T);
 
   Grid() = default;
-  explicit Grid(const GridShape &shape) : shape_(shape) {
-    validate(shape);
-    const std::ptrdiff_t h = shape.halo;
-    line_ = roundUp(shape.nx + 2 * h, kAlignElems);
-    rows_ = shape.ny + 2 * h;
-    planes_ = shape.nz + 2 * std::ptrdiff_t(shape.haloZ());
-    plane_ = line_ * rows_;
-    // Row r of the allocation starts at frontPad_ + r * line_ and holds x = -halo
-    // there, so x = 0 is at frontPad_ + halo + r * line_: a multiple of
-    // kAlignElems exactly when frontPad_ + halo is (the base-pointer offset of
-    // docs/DESIGN.md §Runtime [4]).
-    frontPad_ = roundUp(h, kAlignElems) - h;
-    originIndex_ = frontPad_ + h + h * line_ + shape.haloZ() * plane_;
-    storage_ = AlignedBuffer<T>(std::size_t(frontPad_ + planes_ * plane_));
+  explicit Grid(const GridShape &shape) : shape_(validated(shape)) {
+    layout_ = GridLayout::of<T>(shape);
+    storage_ = AlignedBuffer<T>(layout_.elements);
     firstTouch();
   }
 
@@ -98,16 +127,18 @@ public:
   int haloZ() const { return shape_.haloZ(); }
 
   /// Elements between (i, j, k) and (i, j + 1, k): a multiple of 64 bytes.
-  std::ptrdiff_t lineStride() const { return line_; }
+  std::ptrdiff_t lineStride() const { return layout_.line; }
   /// Elements between (i, j, k) and (i, j, k + 1).
-  std::ptrdiff_t planeStride() const { return plane_; }
+  std::ptrdiff_t planeStride() const { return layout_.plane; }
 
   /// Pointer to interior point (0, 0, 0); 64-byte aligned.
-  T *origin() { return storage_.data() + originIndex_; }
-  const T *origin() const { return storage_.data() + originIndex_; }
+  T *origin() { return storage_.data() + layout_.originIndex; }
+  const T *origin() const { return storage_.data() + layout_.originIndex; }
 
   /// Offset of (i, j, k) from origin(), in elements.
-  std::ptrdiff_t offsetOf(int i, int j, int k = 0) const { return i + j * line_ + k * plane_; }
+  std::ptrdiff_t offsetOf(int i, int j, int k = 0) const {
+    return i + j * layout_.line + k * layout_.plane;
+  }
 
   bool contains(int i, int j, int k = 0) const {
     const int h = halo(), hz = haloZ();
@@ -177,15 +208,14 @@ public:
   void poison() requires std::is_floating_point_v<T> { fill(std::numeric_limits<T>::quiet_NaN()); }
 
 private:
-  static std::ptrdiff_t roundUp(std::ptrdiff_t v, std::ptrdiff_t m) { return (v + m - 1) / m * m; }
-
-  static void validate(const GridShape &s) {
+  static const GridShape &validated(const GridShape &s) {
     if (s.dims != 2 && s.dims != 3)
       throw std::invalid_argument("Grid: dims must be 2 or 3");
     if (s.nx < 1 || s.ny < 1 || s.nz < 1 || s.halo < 0)
       throw std::invalid_argument("Grid: extents must be positive and the halo non-negative");
     if (s.dims == 2 && s.nz != 1)
       throw std::invalid_argument("Grid: a 2D grid has nz == 1");
+    return s;
   }
 
   void checkContains(int i, int j, int k) const {
@@ -194,29 +224,26 @@ private:
                               ", " + std::to_string(k) + ") is outside interior + halo");
   }
 
-  /// Zero the storage plane by plane and row by row, in the kernels' order.
+  /// Zero the storage plane by plane and row by row, in the kernels' order
+  /// (a plane's last row also zeroes the padding up to the next plane).
   void firstTouch() {
     T *base = storage_.data();
-    for (std::ptrdiff_t n = 0; n < frontPad_; ++n)
-      base[n] = T{};
-    const std::ptrdiff_t planes = planes_, rows = rows_, line = line_, front = frontPad_;
+    std::fill(base, base + layout_.frontPad, T{});
+    const std::ptrdiff_t planes = layout_.planes, rows = layout_.rows, line = layout_.line,
+                         plane = layout_.plane;
+    T *const front = base + layout_.frontPad;
 #ifdef _OPENMP
 #pragma omp parallel for collapse(2) schedule(static)
 #endif
     for (std::ptrdiff_t k = 0; k < planes; ++k)
       for (std::ptrdiff_t j = 0; j < rows; ++j) {
-        T *row = base + front + (k * rows + j) * line;
-        std::fill(row, row + line, T{});
+        T *row = front + k * plane + j * line;
+        std::fill(row, j + 1 < rows ? row + line : front + (k + 1) * plane, T{});
       }
   }
 
   GridShape shape_;
-  std::ptrdiff_t line_ = 0;   ///< lineStride
-  std::ptrdiff_t rows_ = 0;   ///< rows per plane, halo included
-  std::ptrdiff_t planes_ = 0; ///< planes, halo included
-  std::ptrdiff_t plane_ = 0;  ///< planeStride
-  std::ptrdiff_t frontPad_ = 0;
-  std::ptrdiff_t originIndex_ = 0;
+  GridLayout layout_;
   AlignedBuffer<T> storage_;
 };
 

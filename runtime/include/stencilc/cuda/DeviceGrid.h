@@ -21,28 +21,8 @@
 
 namespace stencilc::cuda {
 
-/// Strides and storage size of rt::Grid<T>(shape), computed without
-/// allocating one. Grid.h keeps its own copy of these formulas private; a
-/// unit test checks that the two agree for every shape it tries.
-struct GridLayout {
-  std::ptrdiff_t line = 0;        ///< lineStride
-  std::ptrdiff_t plane = 0;       ///< planeStride
-  std::ptrdiff_t originIndex = 0; ///< origin() - storage()
-  std::size_t elements = 0;       ///< storageElements()
-
-  template <typename T> static GridLayout of(const rt::GridShape &shape) {
-    auto roundUp = [](std::ptrdiff_t v, std::ptrdiff_t m) { return (v + m - 1) / m * m; };
-    const std::ptrdiff_t h = shape.halo, hz = shape.haloZ();
-    const std::ptrdiff_t align = rt::Grid<T>::kAlignElems;
-    GridLayout l;
-    l.line = roundUp(shape.nx + 2 * h, align);
-    l.plane = l.line * (shape.ny + 2 * h);
-    const std::ptrdiff_t frontPad = roundUp(h, align) - h;
-    l.originIndex = frontPad + h + h * l.line + hz * l.plane;
-    l.elements = std::size_t(frontPad + (shape.nz + 2 * hz) * l.plane);
-    return l;
-  }
-};
+/// The host grid's layout (rt::Grid, Grid.h).
+using GridLayout = rt::GridLayout;
 
 template <typename T> class DeviceGrid {
 public:
