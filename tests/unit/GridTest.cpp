@@ -114,6 +114,21 @@ TEST(GridTest, RowsAndPlanesAroundAPointFallInDifferentL1Sets) {
   EXPECT_EQ(g.storageElements(), GridLayout::of<float>(small).elements);
 }
 
+TEST(AlignedBufferTest, SmallBuffersAlignToALineLargeOnesToAHugePage) {
+  AlignedBuffer<float> small(100);
+  EXPECT_TRUE(isCacheLineAligned(small.data()));
+  // From 2 MiB up: aligned for huge pages (whether the system grants them is its choice).
+  const std::size_t count = kHugePageBytes / sizeof(double) + 3;
+  AlignedBuffer<double> large(count);
+  ASSERT_EQ(large.size(), count);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.data()) % kHugePageBytes, 0u);
+  large[0] = 1.0;
+  large[count - 1] = 2.0; // the whole range is ours
+  EXPECT_EQ(large[0] + large[count - 1], 3.0);
+  AlignedBuffer<double> moved = std::move(large);
+  EXPECT_EQ(moved[count - 1], 2.0);
+}
+
 TEST(GridTest, HaloAccessorsReachEveryNeighbour) {
   Grid<double> g = Grid<double>::make3d(6, 5, 4, 3);
   // A value that identifies its point, so that any aliasing of two points shows.
