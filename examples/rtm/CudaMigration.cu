@@ -204,7 +204,7 @@ private:
 };
 
 size_t gridBytes(const rt::GridShape &shape) {
-  return cu::GridLayout::of<float>(shape).elements * sizeof(float);
+  return rt::GridLayout::of<float>(shape).elements * sizeof(float);
 }
 
 void inMemory(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report) {

@@ -64,7 +64,7 @@ std::string pointText(const std::array<int, 3> &p) {
 
 DevicePoints::DevicePoints(const std::vector<std::array<int, 3>> &points,
                            const rt::GridShape &shape) {
-  const stencilc::cuda::GridLayout layout = stencilc::cuda::GridLayout::of<float>(shape);
+  const rt::GridLayout layout = rt::GridLayout::of<float>(shape);
   std::vector<std::ptrdiff_t> offsets;
   std::set<std::ptrdiff_t> seen;
   for (const auto &p : points) {

@@ -95,8 +95,6 @@ template <typename T> void expectSameLayout(const rt::GridShape &shape) {
   EXPECT_EQ(device.lineStride(), host.lineStride());
   EXPECT_EQ(device.planeStride(), host.planeStride());
   EXPECT_EQ(device.storageElements(), host.storageElements());
-  const cuda::GridLayout layout = cuda::GridLayout::of<T>(shape);
-  EXPECT_EQ(layout.originIndex, host.origin() - host.storage());
 }
 
 TEST(DeviceGrid, HasTheLayoutOfTheHostGrid) {

@@ -10,8 +10,7 @@
 // transparent huge pages (madvise; the kernel's default is often "madvise",
 // so without the mark a grid gets 4 KiB pages). With huge pages one thread
 // ran acoustic_iso8 and the triad about 1.2x as fast on a Zen 3
-// (docs/PERFORMANCE.md §Huge pages): fewer TLB misses, and hardware
-// prefetchers that stop at page boundaries stop less often.
+// (docs/PERFORMANCE.md §Huge pages).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -90,8 +90,6 @@ template <typename T> class Grid {
 
 public:
   using value_type = T;
-  /// Elements per cache line: the unit of row padding and alignment.
-  static constexpr std::ptrdiff_t kAlignElems = kCacheLineBytes / sizeof(T);
 
   Grid() = default;
   explicit Grid(const GridShape &shape) : shape_(validated(shape)) {

@@ -1,7 +1,7 @@
 //===- DeviceGrid.h - Grids and coefficient tables in device memory -------===//
 //
 // A DeviceGrid has exactly the layout of the host rt::Grid of the same shape
-// (Grid.h: padded rows, the first interior point of every row 64-byte
+// (rt::GridLayout in Grid.h: padded rows, the first interior point of every row 64-byte
 // aligned, the same strides and the same offset of the origin into the
 // storage), so a host grid moves to the device and back with one memcpy of
 // its whole storage, halo and padding included, and a kernel indexes both
@@ -21,9 +21,6 @@
 
 namespace stencilc::cuda {
 
-/// The host grid's layout (rt::Grid, Grid.h).
-using GridLayout = rt::GridLayout;
-
 template <typename T> class DeviceGrid {
 public:
   using value_type = T;
@@ -31,7 +28,8 @@ public:
   DeviceGrid() = default;
   /// Uninitialised device memory (NaN bytes under the emulator).
   explicit DeviceGrid(const rt::GridShape &shape)
-      : shape_(validated(shape)), layout_(GridLayout::of<T>(shape)), storage_(layout_.elements) {}
+      : shape_(validated(shape)), layout_(rt::GridLayout::of<T>(shape)),
+        storage_(layout_.elements) {}
   /// A device copy of `host`.
   explicit DeviceGrid(const rt::Grid<T> &host) : DeviceGrid(host.shape()) { upload(host); }
 
@@ -85,7 +83,7 @@ private:
   }
 
   rt::GridShape shape_;
-  GridLayout layout_;
+  rt::GridLayout layout_;
   DeviceBuffer<T> storage_;
 };
 
