@@ -76,6 +76,17 @@ TEST_P(CpuKernel, MatchesReferenceEvaluator) {
       info.dims == 3
           ? std::vector<rt::GridShape>{{3, 19, 7, 11, 0}, {3, 13, 17, 5, 0}, {3, 5, 3, 23, 0}}
           : std::vector<rt::GridShape>{{2, 19, 7, 1, 0}, {2, 37, 13, 1, 0}, {2, 3, 29, 1, 0}};
+  if (info.dims == 3) {
+    // Rows of 8 cache lines (117 + 2r <= 128 floats, or 16 lines of doubles)
+    // and 16 rows a plane with the halo: rt::GridLayout pads both strides, so
+    // the kernels must read the plane stride, not line x rows.
+    const rt::GridShape padded{3, 117, std::max(3, 16 - 2 * info.radius), 5, 0};
+    rt::GridShape withHalo = padded;
+    withHalo.halo = info.radius;
+    const rt::GridLayout f = rt::GridLayout::of<float>(withHalo);
+    EXPECT_GT(f.plane, f.line * f.rows) << "the plane of this shape is not padded";
+    shapes.push_back(padded);
+  }
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
