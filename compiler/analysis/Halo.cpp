@@ -1,6 +1,8 @@
 //===- Halo.cpp -----------------------------------------------------------===//
 #include "analysis/Halo.h"
 
+#include <stencilc/Kernel.h>
+
 #include <algorithm>
 
 namespace stencilc {
@@ -21,7 +23,7 @@ void addRead(FieldReach &r, const ir::Offset &o) {
           if (d[axis] && (o[axis] == 0 || (o[axis] > 0) != (d[axis] > 0)))
             reaches = false;
         if (reaches)
-          r.neighbours |= std::uint32_t(1) << neighbourBit(dx, dy, dz);
+          r.neighbours |= std::uint32_t(1) << rt::neighbourBit(dx, dy, dz);
       }
 }
 

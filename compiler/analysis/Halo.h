@@ -23,14 +23,11 @@ namespace stencilc {
 struct FieldReach {
   int minus[3] = {0, 0, 0};
   int plus[3] = {0, 0, 0};
-  /// Bit (dx + 1) + 3 (dy + 1) + 9 (dz + 1) for each direction (dx, dy, dz) in
+  /// Bit rt::neighbourBit(dx, dy, dz) for each direction (dx, dy, dz) in
   /// {-1, 0, 1}^3 other than the centre that a read reaches: some read offset
   /// has the sign of the direction on every axis where the direction is not 0.
   std::uint32_t neighbours = 0;
 };
-
-/// Direction bit of (dx, dy, dz), each in {-1, 0, 1}.
-constexpr int neighbourBit(int dx, int dy, int dz) { return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1); }
 
 /// The reach of every field of `s` (index by field id), from the offsets its
 /// linear forms read: time levels in the terms, `in` fields in the factors and

@@ -96,7 +96,7 @@ TEST(DistributedCuda, UsesDeviceBuffersWhenAsked) {
   mpi::Decomposition d(MPI_COMM_WORLD, 3, {21, 19, 17}, {4, 4, 4});
   mpi::Reach reach;
   reach.cells = {4, 4, 4, 4, 4, 4};
-  reach.neighbours = 1u << mpi::directionBit(0, 0, 1);
+  reach.neighbours = 1u << neighbourBit(0, 0, 1);
   cuda::mpi::DeviceHaloExchange exchange(d, reach, 4, 0);
   EXPECT_EQ(exchange.direct(), cuda::mpi::mpiTakesDeviceBuffers());
   const char *forced = std::getenv("STENCILC_MPI_DEVICE_BUFFERS");

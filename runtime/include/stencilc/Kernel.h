@@ -196,6 +196,13 @@ struct ErasedArgs {
   std::vector<double> scalars;
 };
 
+/// Bit of the neighbour direction (dx, dy, dz), each in {-1, 0, 1}, in
+/// KernelFieldInfo::neighbours: the compiler sets these bits, the MPI halo
+/// exchange reads them.
+constexpr int neighbourBit(int dx, int dy, int dz) {
+  return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
+}
+
 struct KernelFieldInfo {
   const char *name;
   const char *role; ///< "time", "in", "index", "out"
@@ -205,8 +212,8 @@ struct KernelFieldInfo {
   /// How far the stencil reads the field below and above a point on each
   /// axis: {x-, x+, y-, y+, z-, z+} (all 0 for a field read only at the point).
   int reach[6];
-  /// The neighbour directions (dx, dy, dz) in {-1, 0, 1}^3 its reads reach:
-  /// bit (dx + 1) + 3 (dy + 1) + 9 (dz + 1). A star reaches the six faces only.
+  /// The neighbour directions (dx, dy, dz) in {-1, 0, 1}^3 its reads reach,
+  /// bit neighbourBit(dx, dy, dz) each. A star reaches the six faces only.
   unsigned neighbours;
 };
 

@@ -35,7 +35,7 @@ unsigned everyDirectionOf(const std::array<int, 6> &cells) {
           if (d[axis])
             reached = reached && cells[2 * axis + (d[axis] > 0)] > 0;
         if (reached)
-          directions |= 1u << directionBit(dx, dy, dz);
+          directions |= 1u << neighbourBit(dx, dy, dz);
       }
   return directions;
 }

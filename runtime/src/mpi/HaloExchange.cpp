@@ -38,7 +38,7 @@ HaloExchange::HaloExchange(const Decomposition &d, const Reach &reach, int eleme
   const int n[3] = {local.nx, local.ny, local.nz};
   // Tags keep apart the messages a pair of ranks swaps (one per direction
   // between them, and one per exchanged field).
-  auto tagOf = [&](int dx, int dy, int dz) { return tag * 27 + directionBit(dx, dy, dz); };
+  auto tagOf = [&](int dx, int dy, int dz) { return tag * 27 + neighbourBit(dx, dy, dz); };
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
@@ -59,10 +59,10 @@ HaloExchange::HaloExchange(const Decomposition &d, const Reach &reach, int eleme
         // toward it what the neighbour's reads reach, direction (-dx, -dy, -dz) from it.
         // Tags name the direction from sender to receiver: the sender at
         // (dx, dy, dz) from here tags toward this rank, (-dx, -dy, -dz).
-        if (reach.neighbours >> directionBit(dx, dy, dz) & 1) {
+        if (reach.neighbours >> neighbourBit(dx, dy, dz) & 1) {
           receives_.push_back({box(true), peer, tagOf(-dx, -dy, -dz), {}, nullptr});
         }
-        if (reach.neighbours >> directionBit(-dx, -dy, -dz) & 1) {
+        if (reach.neighbours >> neighbourBit(-dx, -dy, -dz) & 1) {
           sends_.push_back({box(false), peer, tagOf(dx, dy, dz), {}, nullptr});
         }
       }

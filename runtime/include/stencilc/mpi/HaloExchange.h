@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "stencilc/Kernel.h"
 #include "stencilc/mpi/Decomposition.h"
 
 #include <array>
@@ -23,17 +24,12 @@ namespace stencilc::rt::mpi {
 /// directions they reach, as rt::KernelFieldInfo carries them.
 struct Reach {
   std::array<int, 6> cells = {0, 0, 0, 0, 0, 0};
-  unsigned neighbours = 0;
+  unsigned neighbours = 0; ///< bit neighbourBit(dx, dy, dz) per direction reached
   int below(int axis) const { return cells[2 * axis]; }
   int above(int axis) const { return cells[2 * axis + 1]; }
   /// Both reaches together: every cell and direction either reads.
   Reach merged(const Reach &other) const;
 };
-
-/// Bit of direction (dx, dy, dz) in Reach::neighbours.
-constexpr int directionBit(int dx, int dy, int dz) {
-  return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
-}
 
 class HaloExchange {
 public:
