@@ -25,6 +25,7 @@
 #include "analysis/CostModel.h"
 #include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
+#include "eval/RelativeError.h"
 #include "frontend/Frontend.h"
 #include "passes/Pipeline.h"
 #include "support/Diagnostics.h"
@@ -42,7 +43,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -148,17 +148,7 @@ std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil 
       if (ref.roles[f] != ir::FieldRole::Output)
         continue;
       device.download(int(f));
-      const rt::Grid<Real> &got = data.field<Real>(int(f));
-      const rt::Grid<double> &expect = *ref.grids[f];
-      double diff2 = 0, norm2 = 0;
-      bool nan = false;
-      got.forEachInteriorPoint([&](int i, int j, int k) {
-        double g = double(got(i, j, k)), e = expect(i, j, k);
-        nan |= std::isnan(g);
-        diff2 += (g - e) * (g - e);
-        norm2 += e * e;
-      });
-      worst = std::max(worst, nan ? INFINITY : std::sqrt(diff2 / std::max(norm2, 1e-300)));
+      worst = std::max(worst, eval::relativeError(data.field<Real>(int(f)), *ref.grids[f]));
     }
     errors.push_back(worst);
   }

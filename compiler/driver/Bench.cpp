@@ -7,6 +7,7 @@
 #include "backends/cpu/CpuEmitter.h"
 #include "driver/FileOutput.h"
 #include "eval/ReferenceEvaluator.h"
+#include "eval/RelativeError.h"
 
 #include <stencilc/Npy.h>
 
@@ -150,16 +151,7 @@ std::map<std::string, double> readCheckOutputs(const ir::Stencil &s, eval::EvalD
       const rt::Grid<double> &expect = *ref.grids[f];
       rt::Grid<Real> got(rt::GridShape{s.dims, expect.nx(), expect.ny(), expect.nz(), 0});
       rt::readNpyInto(got, path(dir, fmt::format("out_{}_{}.npy", variant, f)));
-      double diff2 = 0, norm2 = 0;
-      bool nan = false;
-      got.forEachInteriorPoint([&](int i, int j, int k) {
-        double g = double(got(i, j, k)), e = expect(i, j, k);
-        nan |= std::isnan(g);
-        diff2 += (g - e) * (g - e);
-        norm2 += e * e;
-      });
-      double error = nan ? INFINITY : std::sqrt(diff2 / std::max(norm2, 1e-300));
-      worst = std::max(worst, error);
+      worst = std::max(worst, eval::relativeError(got, expect));
     }
     errors[variant] = worst;
   }
