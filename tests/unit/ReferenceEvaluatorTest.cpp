@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "eval/ReferenceEvaluator.h"
+#include "eval/RelativeError.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 using namespace stencilc;
@@ -271,6 +273,25 @@ template <typename F> void expectEvalError(F &&f, const std::string &fragment) {
     EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
   }
 }
+/// How bench judges a kernel: normwise over the interior, the halo ignored,
+/// and a NaN anywhere in the interior (a point no variant wrote) infinite.
+TEST(RelativeError, NormwiseOverTheInteriorAndInfiniteForANaN) {
+  const rt::GridShape shape{3, 5, 4, 3, 2};
+  rt::Grid<double> expect(shape);
+  rt::Grid<float> got(shape);
+  expect.fillWith([](int i, int j, int k) { return 1 + i + 2 * j + 3 * k; });
+  got.fillWith([](int i, int j, int k) { return 1 + i + 2 * j + 3 * k; });
+  got(-1, 0, 0) = 1e30f; // the halo does not count
+  EXPECT_EQ(relativeError(got, expect), 0.0);
+  double norm2 = 0;
+  expect.forEachInteriorPoint(
+      [&](int i, int j, int k) { norm2 += expect(i, j, k) * expect(i, j, k); });
+  got(2, 1, 1) += 3;
+  EXPECT_DOUBLE_EQ(relativeError(got, expect), std::sqrt(9 / norm2));
+  got(4, 3, 2) = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(relativeError(got, expect), std::numeric_limits<double>::infinity());
+}
+
 } // namespace
 
 TEST(ReferenceEvaluatorTest, BadBindingsAreClearErrors) {
