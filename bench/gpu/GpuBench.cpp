@@ -9,10 +9,13 @@
 //
 //   1. compiles FILE's stencil for its flops and compulsory bytes per point;
 //   2. runs one step of every CUDA variant on a small odd-sized grid with
-//      poisoned outputs and compares it with the reference evaluator;
+//      poisoned outputs and compares it with the reference evaluator, and
+//      where the kernel has it one two-step launch (runTwoSteps, `twostep`)
+//      with two reference steps;
 //   3. measures the device's triad bandwidth;
 //   4. times every variant (median of the repeats, one CUDA event pair per
-//      step) out of place on random data, and prints the CPU bench's table.
+//      step; per launch over two for twostep) out of place on random data,
+//      and prints the CPU bench's table.
 //
 // A variant that does not match the reference fails the run (exit status 1),
 // so its timing is never taken for a result.
@@ -183,6 +186,82 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+/// Normwise relative error of the second step's outputs of one two-step launch (twostep)
+/// against two reference steps; none where the kernel has no such launch.
+template <typename Real>
+std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stencil &stencil) {
+  if constexpr (!kernel::kTwoStepLaunch)
+    return std::nullopt;
+  const bool is3d = info.dims == 3;
+  eval::EvalSizes sizes{is3d ? 37 : 67, is3d ? 21 : 45, is3d ? 13 : 1, 23, -1};
+  eval::EvalData initial = eval::makeRandomEvalData(stencil, sizes, 4242);
+  eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 4242);
+  eval::evaluateReference(stencil, ref.bindings());
+  eval::rotateReference(info, ref);
+  eval::evaluateReference(stencil, ref.bindings());
+  rt::GridShape shape{info.dims, sizes.nx, sizes.ny, sizes.nz, 0};
+  for (auto &g : ref.grids)
+    if (g)
+      shape.halo = g->halo();
+  rt::KernelData data(info, shape, sizes.tableColumns, /*inPlace=*/false);
+  eval::copyInputs<Real>(initial, data);
+  cuda::DeviceKernelData device(data);
+  // The second step's outputs, poisoned; the first step's keep their zero boundary, which
+  // the second step reads.
+  std::vector<std::size_t> outputs;
+  std::vector<cuda::DeviceGrid<Real>> second;
+  std::vector<rt::ErasedField> secondFields;
+  for (std::size_t f = 0; f < info.fields.size(); ++f)
+    if (ref.roles[f] == ir::FieldRole::Output) {
+      outputs.push_back(f);
+      second.emplace_back(shape);
+      second.back().poison();
+    }
+  for (cuda::DeviceGrid<Real> &g : second)
+    secondFields.push_back({g.origin(), g.lineStride(), g.planeStride()});
+  kernel::runErasedTwoSteps(device.args(), secondFields, launchOptions(kernel::Variant::Ro));
+  STENCILC_CUDA_CHECK(cudaDeviceSynchronize());
+  double worst = 0;
+  for (std::size_t k = 0; k < outputs.size(); ++k) {
+    rt::Grid<Real> host(shape);
+    second[k].download(host);
+    // After the rotation the reference's second step is in the output's grid again.
+    worst = std::max(worst, eval::relativeError(host, *ref.grids[outputs[k]]));
+  }
+  return worst;
+}
+
+/// Median seconds per step of two-step launches (the launch's time over two).
+template <typename Real>
+double timeTwoSteps(const rt::KernelInfo &info, const rt::GridShape &shape, int repeats) {
+  rt::KernelData data(info, shape, ndOption, /*inPlace=*/false);
+  fillRandom<Real>(data, ndOption);
+  cuda::DeviceKernelData device(data);
+  std::vector<cuda::DeviceGrid<Real>> second;
+  std::vector<rt::ErasedField> secondFields;
+  for (std::size_t f = 0; f < info.fields.size(); ++f)
+    if (std::string(info.fields[f].role) == "out")
+      second.emplace_back(shape);
+  for (cuda::DeviceGrid<Real> &g : second)
+    secondFields.push_back({g.origin(), g.lineStride(), g.planeStride()});
+  cuda::Stream stream;
+  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
+  kernel::LaunchOptions options = launchOptions(kernel::Variant::Ro);
+  options.stream = stream;
+  const rt::ErasedArgs args = device.args();
+  kernel::runErasedTwoSteps(args, secondFields, options); // warm-up
+  std::vector<double> steps;
+  for (int r = 0; r < repeats; ++r) {
+    start.record(stream);
+    kernel::runErasedTwoSteps(args, secondFields, options);
+    end.record(stream);
+    end.synchronize();
+    steps.push_back(0.5e-3 * end.millisecondsSince(start));
+  }
+  STENCILC_CUDA_CHECK(cudaGetLastError());
+  return median(steps);
+}
+
 /// Median seconds per step of each variant on random data of `shape`.
 template <typename Real>
 std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape &shape,
@@ -238,13 +317,22 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
                   launchArch, int(blockXOption), int(blockYOption), int(nwOption));
 
   llvm::errs() << "gpu-bench: checking every variant against the reference evaluator\n";
-  const std::vector<double> errors = checkVariants<Real>(info, s);
+  std::vector<double> errors = checkVariants<Real>(info, s);
+  const std::optional<double> twoStepError = checkTwoSteps<Real>(info, s);
   llvm::errs() << "gpu-bench: measuring the device triad bandwidth\n";
   const double triad = bench::measureDeviceTriadBandwidth(triadElementsOption);
   llvm::errs() << fmt::format("gpu-bench: timing at {}x{}x{}, Nd = {}\n", nx, ny, nz,
                               int(ndOption));
-  const std::vector<double> seconds =
-      timeVariants<Real>(info, rt::GridShape{info.dims, nx, ny, nz, info.radius}, repeats);
+  const rt::GridShape timedShape{info.dims, nx, ny, nz, info.radius};
+  std::vector<double> seconds = timeVariants<Real>(info, timedShape, repeats);
+  std::vector<std::string> names;
+  for (kernel::Variant v : kernel::kVariants)
+    names.push_back(kernel::variantName(v));
+  if (twoStepError) { // two steps per launch (runTwoSteps), per step
+    names.push_back("twostep");
+    errors.push_back(*twoStepError);
+    seconds.push_back(timeTwoSteps<Real>(info, timedShape, repeats));
+  }
 
   const double points = double(nx) * ny * nz;
   const int flops = analysis::stencilFlops(compiled.linear);
@@ -263,8 +351,8 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
     const double gpts = points / seconds[n] / 1e9;
     allCorrect &= errors[n] < tolerance;
     llvm::outs() << fmt::format("{:<18} {:>10.6f} {:>8.3f} {:>8.1f} {:>7.1f} {:>9.3f} {:>13.2e}\n",
-                                kernel::variantName(kernel::kVariants[n]), seconds[n], gpts,
-                                gpts * flops, gpts * bytes, gpts * bytes / triad, errors[n]);
+                                names[n], seconds[n], gpts, gpts * flops, gpts * bytes,
+                                gpts * bytes / triad, errors[n]);
   }
   if (!allCorrect) {
     error() << fmt::format("a variant does not match the reference evaluator (tolerance {:g}); "

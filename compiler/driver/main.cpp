@@ -363,7 +363,7 @@ int runDumpKernel() {
       backendOption == Backend::Cuda ? kernel::Target::Cuda : kernel::Target::Cpu;
   const std::vector<std::string> variants =
       kernelTarget == kernel::Target::Cuda
-          ? std::vector<std::string>{"gmem", "ro", "traditional", "planes"}
+          ? std::vector<std::string>{"gmem", "ro", "traditional", "planes", "twostep"}
           : std::vector<std::string>{"naive", "blocked", "planes"};
   if (!variantOption.empty() && !llvm::is_contained(variants, variantOption.getValue())) {
     driver::reportError(fmt::format("--variant: '{}' is not a {} variant; they are: {}",
@@ -372,6 +372,11 @@ int runDumpKernel() {
     return 2;
   }
   return printEachStencil(*options, [&](const CompiledStencil &c) {
+    if (variantOption == "twostep" && kernelTarget == kernel::Target::Cuda)
+      if (const std::string why = kernel::twoStepReason(c); !why.empty()) {
+        driver::reportError(fmt::format("'{}' has no twostep kernel: {}", c.stencil->name, why));
+        return 1;
+      }
     kernel::KernelModule module = kernel::lowerToKernels(c, kernelTarget);
     std::vector<std::string> problems;
     if (!kernel::verifyKernels(c, module, problems)) {

@@ -24,6 +24,7 @@ const char *spanName(Span s) {
   case Span::Tile: return "tile";
   case Span::March: return "march";
   case Span::Range: return "range";
+  case Span::Widened: return "widened";
   }
   return "?";
 }

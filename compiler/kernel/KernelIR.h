@@ -53,6 +53,9 @@ enum class Span {
   Tile,  ///< the tile a CPU thread owns
   March, ///< the planes a CUDA block marches
   Range, ///< the planes [z0, z1) a CPU caller passes
+  /// The columns of a CUDA block widened by how far the next step of a two-step
+  /// launch reads (Function::rx, ry): the points its ring planes hold.
+  Widened,
 };
 const char *spanName(Span s); // "box", "tile", "march"
 
@@ -167,6 +170,13 @@ struct Node {
   bool fromPartial = false;          ///< Store: the value adds the finished partial sum
   bool scaleShared = false;          ///< Store: ... times the shared factors
   bool deferred = false;             ///< Store: after every load of the body (several planes)
+  /// Store: into the shared ring of the level the next step of the launch
+  /// reads, and to memory where the point is one of the block's own.
+  bool ring = false;
+  /// Sum/Store: the step of a multi-step launch (Function::steps) the node
+  /// belongs to; from step 1 on, reads of the levels the step before computed
+  /// come from its rings.
+  int level = 0;
   /// Sum: reads come from the shared planes and register queues of the kernel.
   bool onChip = false;
   ValueName value = ValueName::Acc; ///< Sum/Accumulate/Store: the local the sum goes to
@@ -207,7 +217,12 @@ struct Function {
   int ringDzMin = 0, ringDzMax = 0; ///< partial-sum ring of a marching kernel
   int ringOutputs = 0;              ///< outputs with partial sums
   int rx = 0, ry = 0;               ///< CUDA: halo of the shared planes
-  std::vector<Queue> queues;        ///< CUDA multi-to-one register queues
+  /// CUDA: time steps one launch computes; from 2 on the kernel takes the next
+  /// step's arguments too, and keeps each step's levels in rings of 2 rz + 1
+  /// shared planes (widened by rx, ry) for the step after it.
+  int steps = 1;
+  int rz = 0;
+  std::vector<Queue> queues; ///< CUDA multi-to-one register queues
   /// CUDA: coefficients (`in` and index fields) through the read-only cache,
   /// and where each (table, row) is read from (absent: read-only cache).
   bool readOnlyCoefficients = false;
@@ -218,7 +233,9 @@ struct Function {
 
 /// One variant of one sweep: its entry function and what it calls.
 struct Variant {
-  std::string name; ///< naive, blocked, planes (CPU); gmem, ro, traditional, planes (CUDA)
+  /// naive, blocked, planes (CPU); gmem, ro, traditional, planes, and twostep where a sweep
+  /// can take two steps per launch (CUDA)
+  std::string name;
   std::string entry;
   std::vector<std::string> functions; ///< every function the entry reaches, callees first
 };
@@ -238,6 +255,13 @@ struct KernelModule {
 
 /// "m2" for a plane offset of -2, "p0", "p3": plane offsets inside identifiers.
 std::string planeSuffixText(int dz);
+
+/// Why a launch of the CUDA kernels cannot take two time steps (the twostep
+/// variant), or "" where it can: one sweep per step, every output a time
+/// field's next level.
+std::string twoStepReason(const CompiledStencil &compiled);
+/// Whether some output of `s` is the next level of time field `field`.
+bool advancedByAnOutput(const ir::Stencil &s, int field);
 
 /// The kernels of every sweep of `compiled` for `target`, as its sweep plan schedules them.
 KernelModule lowerToKernels(const CompiledStencil &compiled, Target target);

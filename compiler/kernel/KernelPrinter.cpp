@@ -59,6 +59,8 @@ public:
                          tableSpaceName(f.tableSpace));
       if (f.params.planesPerBlock)
         os_ << fmt::format("    shared planes halo: {} x {}\n", f.rx, f.ry);
+      if (f.steps > 1)
+        os_ << fmt::format("    steps per launch: {}, rings of {} planes\n", f.steps, 2 * f.rz + 1);
     }
     for (const Queue &q : f.queues)
       os_ << fmt::format("    queue {}({:+}, {:+}) planes z{:+}..z{:+}\n", field(q.field), q.dx,
@@ -149,6 +151,8 @@ private:
         text += fmt::format(", output row (y, z{:+})", -n.dz);
       if (n.onChip)
         text += ", reads on chip";
+      if (n.level)
+        text += fmt::format(", step {}", n.level + 1);
       line(depth, text);
       break;
     }
@@ -168,6 +172,10 @@ private:
         text += fmt::format(", output plane z{:+}", n.planeShift);
       if (n.deferred)
         text += ", after every load";
+      if (n.ring)
+        text += " and into its ring";
+      if (n.level)
+        text += fmt::format(", step {}", n.level + 1);
       line(depth, text);
       break;
     }

@@ -142,6 +142,10 @@ private:
   /// current plane, the register queues (traditional).
   void onChipReads(const Function &f, const Node &sum, const std::set<int> &tiles) {
     const LinearForm &form = c_.linear.updates[sum.update];
+    if (sum.level > 0) {
+      ringReads(f, sum, form);
+      return;
+    }
     for (int g : sum.groups)
       for (int t : form.groups[g].terms) {
         const Term &term = form.terms[t];
@@ -162,6 +166,22 @@ private:
                                       "hold it",
                                       c_.stencil->fields[term.field].name, term.offset[0],
                                       term.offset[1], term.offset[2]));
+      }
+  }
+
+  /// A later step of a multi-step launch reads the levels the step before
+  /// computed from its rings, which reach rx, ry, rz around the point.
+  void ringReads(const Function &f, const Node &sum, const LinearForm &form) {
+    for (int g : sum.groups)
+      for (int t : form.groups[g].terms) {
+        const Term &term = form.terms[t];
+        if (!advancedByAnOutput(*c_.stencil, term.field))
+          continue;
+        if (std::abs(term.offset[0]) > f.rx || std::abs(term.offset[1]) > f.ry ||
+            std::abs(term.offset[2]) > f.rz)
+          problem(f.name, fmt::format("reads {}({}, {}, {}) past its rings' reach ({}, {}, {})",
+                                      c_.stencil->fields[term.field].name, term.offset[0],
+                                      term.offset[1], term.offset[2], f.rx, f.ry, f.rz));
       }
   }
 
@@ -301,6 +321,8 @@ private:
         problem(where, "a loop over a tile outside the loop over tiles");
       if (n.span == Span::March && cpu())
         problem(where, "CPU kernels march tiles, not CUDA blocks");
+      if (n.span == Span::Widened && (cpu() || fn_->steps < 2))
+        problem(where, "a loop over widened columns outside a launch of several steps");
       if (n.span == Span::Range && !fn_->params.zRange)
         problem(where, "a loop over the caller's planes in a function that takes none");
       if ((n.low || n.high) && n.var != Var::ZIn &&
@@ -380,6 +402,10 @@ private:
     case NodeKind::Store:
       if (n.update < 0 || n.update >= int(c_.linear.updates.size()))
         problem(where, fmt::format("{} of update {}", nodeKindName(n.kind), n.update));
+      if (n.level < 0 || n.level >= fn_->steps)
+        problem(where, fmt::format("step {} of a launch of {}", n.level, fn_->steps));
+      if (n.ring && (n.kind != NodeKind::Store || n.level + 1 >= fn_->steps))
+        problem(where, "keeps a level in a ring that no later step of the launch reads");
       if ((n.kind == NodeKind::Accumulate || n.fromPartial) && cpu() &&
           (n.slot < 0 || !fn_->params.partialSums))
         problem(where, "adds to a partial sum it has no slot for");
@@ -393,6 +419,8 @@ private:
 
   void sum(const Node &n, const Context &context) {
     const std::string &where = fn_->name;
+    if (n.level < 0 || n.level >= fn_->steps)
+      problem(where, fmt::format("sums step {} of a launch of {}", n.level, fn_->steps));
     if (n.update < 0 || n.update >= int(c_.linear.updates.size())) {
       problem(where, fmt::format("sums update {}", n.update));
       return;

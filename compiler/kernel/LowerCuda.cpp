@@ -12,7 +12,11 @@
 //   planes       a 2D block marches the input planes; each is read once into
 //                shared memory and added to the partial sums of every output
 //                plane it touches, a per-thread register queue that stores and
-//                rotates its oldest entry (docs/DESIGN.md §Plane plan, one-to-multi).
+//                rotates its oldest entry (docs/DESIGN.md §Plane plan, one-to-multi);
+//   twostep      two time steps per launch (3.5D blocking, docs/DESIGN.md
+//                §Temporal blocking): a 2D block marches z, computes the first
+//                step on its columns widened by how far the second reads, into
+//                rings of shared planes, and the second step from those rings.
 //
 // The marching kernels read table rows where the sweep plan placed them.
 //
@@ -33,7 +37,7 @@ namespace {
 class CudaLowering {
 public:
   explicit CudaLowering(const CompiledStencil &c)
-      : linear_(c.linear), plans_(c.sweepPlan.gpu.sweeps),
+      : compiled_(c), linear_(c.linear), plans_(c.sweepPlan.gpu.sweeps),
         storesAfterLoads_(storeOverwritesLaterRead(*c.stencil, c.linear)) {}
 
   SweepKernels sweep(int s) {
@@ -50,8 +54,16 @@ public:
     // Nothing in a sweep without accumulated points spans planes: one thread per point does it.
     const std::string planes = plans_[s].accumulates() ? prefix + "planes" : prefix + "ro";
     k.variants.push_back({"planes", planes, {planes}});
+    if (twoStepsPerLaunch()) {
+      k.functions.push_back(twoStepKernel(s));
+      k.variants.push_back({"twostep", prefix + "twostep", {prefix + "twostep"}});
+    }
     return k;
   }
+
+  /// One sweep per step, and every output the next level of a time field:
+  /// then the second step of a launch is the first one on the rotated levels.
+  bool twoStepsPerLaunch() const { return twoStepReason(compiled_).empty(); }
 
 private:
   /// Evaluates every group of the sweep at the point and stores it: `=` in the
@@ -234,12 +246,93 @@ private:
     return f;
   }
 
+  /// The first step on the block's widened columns of each plane, kept in
+  /// rings; the second, once its planes are in, on the block's own columns.
+  Function twoStepKernel(int s) const {
+    const ir::Stencil &st = *compiled_.stencil;
+    Function f = device(
+        fmt::format("sweep{}_twostep", s),
+        fmt::format("Sweep {}, two steps per launch (3.5D blocking): a 2D block marches z through "
+                    "nw planes of the\nbox. On each plane zi it computes the first step at every "
+                    "point of its columns widened by\nkRx, kRy, keeps it in a ring of 2 kRz + 1 "
+                    "shared planes, and writes its own points of it;\nthen the second step at "
+                    "plane zi - kRz of its own columns, reading the first step's level\nfrom the "
+                    "rings and everything else through `next`, the arguments rotated by one "
+                    "step.\nCoefficients and table rows come through the read-only cache.",
+                    s));
+    f.readOnlyCoefficients = true;
+    f.tableSpace = TableSpace::ReadOnly;
+    f.params.planesPerBlock = true;
+    f.steps = 2;
+    // How far the second step reads the levels the first computed, per axis.
+    for (const LinearForm &form : linear_.updates)
+      for (const Term &term : form.terms)
+        if (advancedByAnOutput(st, term.field)) {
+          f.rx = std::max(f.rx, std::abs(term.offset[0]));
+          f.ry = std::max(f.ry, std::abs(term.offset[1]));
+          f.rz = std::max(f.rz, std::abs(term.offset[2]));
+        }
+    auto levelBody = [&](int level) {
+      std::vector<Node> body;
+      for (const SweepUpdate &update : plans_[s].updates) {
+        Node value = sum(update.update, update.groups, ValueName::Value);
+        value.pointwise = true;
+        value.level = level;
+        value.onChip = level > 0;
+        body.push_back(std::move(value));
+        Node out = store(update.update, false, ValueName::Value);
+        out.level = level;
+        out.ring = level == 0;
+        body.push_back(std::move(out));
+      }
+      return body;
+    };
+    Node x = loop(Var::X, Span::Widened, Schedule::Threads, levelBody(0));
+    Node first = loop(Var::Y, Span::Widened, Schedule::Threads, {std::move(x)});
+    Node done = guard(GuardKind::DoneInSpan, Span::March, levelBody(1));
+    done.note =
+        "The second step at plane zo = zi - kRz: the rings hold planes zo - kRz .. zo + kRz.";
+    std::vector<Node> march = {barrier("the block is done with the ring planes plane zi replaces"),
+                               std::move(first),
+                               barrier("plane zi of the first step is in the rings"),
+                               guard(GuardKind::Active, Span::March, {std::move(done)})};
+    f.body.push_back(
+        loop(Var::ZIn, Span::March, Schedule::Serial, std::move(march), 1, -f.rz, f.rz));
+    return f;
+  }
+
+  const CompiledStencil &compiled_;
   const LinearStencil &linear_;
   const std::vector<GpuSweepPlan> &plans_;
   const bool storesAfterLoads_; ///< see storeOverwritesLaterRead
 };
 
 } // namespace
+
+bool advancedByAnOutput(const ir::Stencil &s, int field) {
+  for (const ir::Field &f : s.fields)
+    if (f.role == ir::FieldRole::Output && f.advances == field)
+      return true;
+  return false;
+}
+
+std::string twoStepReason(const CompiledStencil &compiled) {
+  const ir::Stencil &s = *compiled.stencil;
+  if (compiled.decomposition.sweeps.size() != 1)
+    return fmt::format("it takes {} sweeps per step, and a launch of two steps needs the whole of "
+                       "the first step before the second",
+                       compiled.decomposition.sweeps.size());
+  bool outputs = false;
+  for (const ir::Field &f : s.fields)
+    if (f.role == ir::FieldRole::Output) {
+      if (f.advances < 0)
+        return fmt::format("output '{}' is not the next level of a time field", f.name);
+      outputs = true;
+    }
+  if (!outputs)
+    return "it has no output";
+  return "";
+}
 
 KernelModule lowerCuda(const CompiledStencil &compiled) {
   KernelModule m;

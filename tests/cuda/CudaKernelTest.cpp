@@ -32,6 +32,7 @@
 #include "KernelComparison.h"
 #include "StencilOfKernel.h"
 #include "TimeTilingCheck.h"
+#include "TwoStepCheck.h"
 
 #include <stencilc/KernelData.h>
 #include <stencilc/cuda/Cuda.h>
@@ -66,6 +67,9 @@ struct CudaKernel {
   const rt::KernelInfo &(*info)();
   void (*run)(const rt::ErasedArgs &, const TestLaunch &);
   const char *(*variantName)(int variant);
+  bool twoStepLaunch; ///< kTwoStepLaunch
+  void (*runTwoSteps)(const rt::ErasedArgs &, const std::vector<rt::ErasedField> &,
+                      const TestLaunch &, const std::vector<kerneltest::StepAdd> &);
 };
 
 #define STENCILC_CUDA_ENTRY(name)                                                                  \
@@ -84,6 +88,21 @@ struct CudaKernel {
              [](int v) {                                                                           \
                return stencilc_kernels::name##_cuda::variantName(                                  \
                    stencilc_kernels::name##_cuda::kVariants[v]);                                   \
+             },                                                                                    \
+             stencilc_kernels::name##_cuda::kTwoStepLaunch,                                        \
+             [](const rt::ErasedArgs &e, const std::vector<rt::ErasedField> &second,               \
+                const TestLaunch &t, const std::vector<kerneltest::StepAdd> &adds) {               \
+               namespace k = stencilc_kernels::name##_cuda;                                        \
+               k::LaunchOptions o;                                                                 \
+               o.blockX = t.blockX;                                                                \
+               o.blockY = t.blockY;                                                                \
+               o.nw = t.nw;                                                                        \
+               o.sharedBytes = t.sharedBytes;                                                      \
+               o.region = t.region;                                                                \
+               std::vector<k::FirstStepAdd> a;                                                     \
+               for (const kerneltest::StepAdd &add : adds)                                         \
+                 a.push_back({add.field, add.x, add.y, add.z, k::Real(add.value)});                \
+               k::runErasedTwoSteps(e, second, o, a.data(), int(a.size()));                        \
              }},
 
 const std::vector<CudaKernel> &allKernels() {
@@ -353,6 +372,112 @@ INSTANTIATE_TEST_SUITE_P(Generated, CudaTimeTiled, testing::ValuesIn(tileableKer
                          [](const testing::TestParamInfo<const CudaKernel *> &info) {
                            return std::string(info.param->info().name);
                          });
+
+//===----------------------------------------------------------------------===//
+// Two steps per launch (3.5D blocking)
+//===----------------------------------------------------------------------===//
+
+/// The kernels whose launches can take two steps (kTwoStepLaunch).
+std::vector<const CudaKernel *> twoStepKernels() {
+  std::vector<const CudaKernel *> out;
+  for (const CudaKernel &k : allKernels())
+    if (k.twoStepLaunch)
+      out.push_back(&k);
+  return out;
+}
+
+class CudaTwoSteps : public testing::TestWithParam<const CudaKernel *> {};
+
+// runTwoSteps, on the whole extent and on boxes that split it, with small blocks (partial
+// blocks and z chunks everywhere) and the default ones, and a source added between the
+// steps: three launches equal six single `ro` launches bit for bit (TwoStepCheck.h).
+TEST_P(CudaTwoSteps, EqualsSingleStepsBitForBit) {
+  const CudaKernel &kernel = *GetParam();
+  const rt::KernelInfo &info = kernel.info();
+  const ir::Stencil stencil = loadStencil(info);
+  constexpr int kRo = 1; // kVariants: gmem, ro, traditional, planes
+  ASSERT_STREQ(kernel.variantName(kRo), "ro");
+  const kerneltest::BoxLauncher single{"ro", regionCall(kernel, {kRo, 8, 4, 3, 0, std::nullopt}),
+                                       rt::TileConcurrency::Serial};
+  for (const TestLaunch &launch : {TestLaunch{0, 8, 4, 3, 0, std::nullopt},
+                                   TestLaunch{0, 0, 0, 0, 160 * 1024, std::nullopt}}) {
+    SCOPED_TRACE(fmt::format("block {}x{} nw {}", launch.blockX, launch.blockY, launch.nw));
+    const kerneltest::TwoStepCall twoSteps =
+        [&](const rt::ErasedArgs &args, const std::vector<rt::ErasedField> &second,
+            const std::optional<rt::Box> &region, const std::vector<kerneltest::StepAdd> &adds) {
+          TestLaunch l = launch;
+          l.region = region;
+          kernel.runTwoSteps(args, second, l, adds);
+        };
+    if (std::string(info.elemType) == "float")
+      kerneltest::checkTwoSteps<float>(info, stencil, single, twoSteps);
+    else
+      kerneltest::checkTwoSteps<double>(info, stencil, single, twoSteps);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, CudaTwoSteps, testing::ValuesIn(twoStepKernels()),
+                         [](const testing::TestParamInfo<const CudaKernel *> &info) {
+                           return std::string(info.param->info().name);
+                         });
+
+// What cannot work is refused before anything runs: a kernel of several sweeps per step, a
+// storage shared between levels (in place), a missing second output.
+TEST(CudaTwoStepsRefused, SplitKernelsSharedStorageAndMissingOutputs) {
+  int splits = 0, shared = 0;
+  for (const CudaKernel &kernel : allKernels()) {
+    const rt::KernelInfo &info = kernel.info();
+    if (kerneltest::tileableKernels({&info}).empty())
+      continue;
+    const bool inPlace = !kernel.twoStepLaunch ? false : [&] {
+      for (const rt::KernelFieldInfo &f : info.fields)
+        if (f.overwrites >= 0)
+          return true;
+      return false;
+    }();
+    rt::GridShape shape{info.dims, 13, 9, info.dims == 3 ? 7 : 1, info.radius};
+    rt::KernelData data(info, shape, 902, inPlace);
+    std::vector<rt::ErasedField> second;
+    std::vector<rt::Grid<float>> floats;
+    std::vector<rt::Grid<double>> doubles;
+    for (size_t f = 0; f < info.fields.size(); ++f)
+      if (std::string(info.fields[f].role) == "out") {
+        if (std::string(info.elemType) == "float") {
+          floats.emplace_back(shape);
+          second.push_back(
+              {floats.back().origin(), floats.back().lineStride(), floats.back().planeStride()});
+        } else {
+          doubles.emplace_back(shape);
+          second.push_back(
+              {doubles.back().origin(), doubles.back().lineStride(), doubles.back().planeStride()});
+        }
+      }
+    auto refusal = [&](const std::vector<rt::ErasedField> &outputs) -> std::string {
+      try {
+        kernel.runTwoSteps(data.args(), outputs, TestLaunch{}, {});
+      } catch (const rt::KernelError &e) {
+        return e.what();
+      }
+      return "";
+    };
+    if (!kernel.twoStepLaunch) {
+      EXPECT_NE(refusal(second).find("no launch of two steps"), std::string::npos)
+          << info.name << ": " << refusal(second);
+      splits += info.sweeps > 1;
+      continue;
+    }
+    if (inPlace) {
+      EXPECT_NE(refusal(second).find("every field needs a storage of its own"), std::string::npos)
+          << info.name << ": " << refusal(second);
+      ++shared;
+    }
+    std::vector<rt::ErasedField> missing = second;
+    missing.back().origin = nullptr;
+    EXPECT_NE(refusal(missing).find("is not set"), std::string::npos) << info.name;
+  }
+  EXPECT_GE(splits, 3);
+  EXPECT_GE(shared, 3);
+}
 
 TEST(CudaKernelRegistry, HoldsEveryExampleInBothPrecisions) {
   // 7 examples x 2 precisions, plus the forced splits and the wave example's kernels listed in

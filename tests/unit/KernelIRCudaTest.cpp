@@ -285,4 +285,41 @@ TEST(KernelIR, Ete73CudaLoadsQueuesAndBarriersPerVariant) {
   EXPECT_EQ(registers, plan.queueValues());
 }
 
+// Two steps per launch: a kernel where one sweep makes a step and every output is a time level,
+// none for a split stencil. Its march reaches kRz past the block's planes, the first step runs
+// on widened columns between two barriers and keeps every update in a ring, the second step
+// reads on chip under the activity and done-in guards and writes memory only.
+TEST(KernelIR, TwoStepKernelWhereOneSweepMakesAStep) {
+  for (const char *example : kExamples)
+    for (int split : {0, 2}) {
+      PipelineOptions options;
+      options.forceSplit = split;
+      SCOPED_TRACE(std::string(example) + " --split " + std::to_string(split));
+      Lowered l = lower(example, Target::Cuda, options);
+      const CompiledStencil &c = l.compiled();
+      const bool expected = c.decomposition.sweeps.size() == 1 && twoStepReason(c).empty();
+      const SweepKernels &k = l.module.sweeps.at(0);
+      EXPECT_EQ(k.find("sweep0_twostep") != nullptr, expected);
+      if (!expected)
+        continue;
+      const Function &f = function(k, "sweep0_twostep");
+      EXPECT_EQ(f.steps, 2);
+      ASSERT_EQ(f.body.size(), 1u);
+      const Node &march = f.body.front();
+      EXPECT_EQ(march.var, Var::ZIn);
+      EXPECT_EQ(march.low, -f.rz);
+      EXPECT_EQ(march.high, f.rz);
+      ASSERT_EQ(march.body.size(), 4u);
+      EXPECT_EQ(march.body[0].kind, NodeKind::Barrier);
+      EXPECT_EQ(march.body[1].span, Span::Widened);
+      EXPECT_EQ(march.body[2].kind, NodeKind::Barrier);
+      EXPECT_EQ(march.body[3].guard, GuardKind::Active);
+      for (const Node *store : nodes(f.body, NodeKind::Store))
+        EXPECT_EQ(store->ring, store->level == 0);
+      for (const Node *sum : nodes(f.body, NodeKind::Sum))
+        EXPECT_EQ(sum->onChip, sum->level == 1);
+      EXPECT_EQ(nodes(f.body, NodeKind::Store).size(), 2 * c.linear.updates.size());
+    }
+}
+
 } // namespace

@@ -270,4 +270,24 @@ TEST(KernelIRVerifier, RejectsTwoStagedRowSetsInOneSlot) {
       << listed(problems);
 }
 
+TEST(KernelIRVerifier, RejectsRingReadsPastTheirReachAndRingsNoStepReads) {
+  Lowered l = verified("acoustic_iso8", Target::Cuda);
+  Function &f = mutableFunction(l.module, 0, "sweep0_twostep");
+  ASSERT_EQ(f.steps, 2);
+  f.rz = 3; // acoustic_iso8's second step reads u at dz = +-4
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_twostep: reads u(0, 0, -4) past its rings' reach "
+                             "(4, 4, 3)"))
+      << listed(problems);
+  f.rz = 4;
+  f.steps = 1; // the first step's ring now has no step after it to read it
+  problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_twostep: keeps a level in a ring that no later step "
+                             "of the launch reads"))
+      << listed(problems);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_twostep: a loop over widened columns outside a "
+                             "launch of several steps"))
+      << listed(problems);
+}
+
 } // namespace

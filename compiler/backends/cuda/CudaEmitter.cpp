@@ -22,6 +22,7 @@
 #include "backends/KernelNames.h"
 #include "backends/KernelWalker.h"
 #include "backends/cuda/PointReads.h"
+#include "backends/cuda/TwoStepEntries.h"
 #include "ir/Printer.h"
 #include "kernel/KernelIR.h"
 #include "support/Template.h"
@@ -70,7 +71,17 @@ public:
       if (n.kind == kernel::NodeKind::StageTile)
         tiles_.insert(n.field);
     });
+    rings_.clear();
+    visit(f.body, [&](const Node &n) {
+      if (n.kind == kernel::NodeKind::Store && n.ring) {
+        const int field = s_.fields[linear_.updates[n.update].output].advances;
+        if (std::find(rings_.begin(), rings_.end(), field) == rings_.end())
+          rings_.push_back(field);
+      }
+    });
     const Node &top = f.body.back();
+    if (f.steps > 1)
+      return twoStepKernel(f);
     return top.schedule == kernel::Schedule::Threads ? pointKernel(f) : marchingKernel(f);
   }
 
@@ -132,6 +143,88 @@ private:
       if (n.kind == kernel::NodeKind::Loop)
         out += loop(n, "  ");
     return out + "}\n\n";
+  }
+
+  /// Two steps per launch: the rings of the first step's levels are the block's
+  /// shared memory; the march (loop below) fills and reads them.
+  std::string twoStepKernel(const kernel::Function &f) {
+    std::string out = docComment(f.note);
+    out +=
+        fmt::format("__global__ void __launch_bounds__(kMaxThreadsPerBlock) {0}(const Args args,\n"
+                    "{1:{2}}const Args next,\n{1:{2}}const rt::Box box,\n"
+                    "{1:{2}}const int nw,\n{1:{2}}const FirstStepAdd *const adds,\n"
+                    "{1:{2}}const int addCount) {{\n"
+                    "  STENCILC_DYNAMIC_SHARED(Real, shared);\n"
+                    "  // How far the second step reads the levels the first computes.\n"
+                    "  constexpr int kRx = {3}, kRy = {4}, kRz = {5};\n"
+                    "  const ZMarch m = zMarch(box, nw, kRx, kRy);\n",
+                    f.name, "", f.name.size() + 56, f.rx, f.ry, f.rz);
+    std::string next = "shared";
+    for (int field : rings_) {
+      out += fmt::format("  Real *const {} = {}; // {}'s next level: 2 kRz + 1 planes\n",
+                         ringName(field), next, s_.fields[field].name);
+      next = ringName(field) + " + (2 * kRz + 1) * m.tileSize";
+    }
+    for (const Node &n : f.body)
+      if (n.kind == kernel::NodeKind::Loop)
+        out += loop(n, "  ");
+    return out + "}\n\n";
+  }
+
+  std::string ringName(int field) const { return names_.field(field) + "_ring"; }
+  std::string ringPlaneName(int field) const { return names_.field(field) + "_ring_plane"; }
+  std::string ringAt(int field, int dz) const {
+    return fmt::format("{}_at_{}", names_.field(field), offsetSuffix(dz));
+  }
+
+  /// The first step at each point of the block's widened columns on plane zi.
+  std::string widenedLoop(const Node &n, const std::string &indent) {
+    const Node &x = n.body.front();
+    const std::string in = indent + "  ";
+    std::string out = indent +
+                      "// The first step at every point of the block's columns widened by "
+                      "kRx, kRy, shared out\n" +
+                      indent + "// among the threads as loadTile shares out a plane.\n";
+    for (int field : rings_)
+      out += fmt::format("{}Real *const {} = {} + ringSlot<kRz>(zi) * m.tileSize;\n", indent,
+                         ringPlaneName(field), ringName(field));
+    out += indent + "for (int i = int(threadIdx.y * blockDim.x + threadIdx.x); i < m.tileSize;\n" +
+           indent + "     i += int(blockDim.x * blockDim.y)) {\n";
+    out += in + "const int x = m.x0 - kRx + i % m.tileW, y = m.y0 - kRy + i / m.tileW;\n";
+    out += in + "if (x >= box.x1 + kRx || y >= box.y1 + kRy)\n" + in +
+           "  continue; // past the widened box: nothing in the block reads it\n";
+    out += in + "if (!insideExtent(args.extent, x, y, zi)) {\n" + in +
+           "  // The boundary: each level's storage holds it, as a single step leaves it.\n";
+    for (int field : rings_) {
+      int output = -1;
+      for (size_t o = 0; o < s_.fields.size(); ++o)
+        if (s_.fields[o].role == ir::FieldRole::Output && s_.fields[o].advances == field)
+          output = int(o);
+      out += fmt::format("{}  {}[i] = args.{}.origin[at(args.{}, x, y, zi)];\n", in,
+                         ringPlaneName(field), names_.field(output), names_.field(output));
+    }
+    out += in + "  continue;\n" + in + "}\n";
+    out += in + "const bool own = zi >= m.z0 && zi < m.z1 && ownColumn(m, x, y, box);\n";
+    out += pointBlock(x.body, "zi", "x", "y", in);
+    return out + indent + "}\n";
+  }
+
+  /// A first-step value: its adds (sources), into the ring, and to memory at the block's own
+  /// points.
+  std::string ringStore(const Node &n, const std::string &indent) {
+    const int output = linear_.updates[n.update].output;
+    const std::string value = valueName(n);
+    return fmt::format("{0}{1} = withAdds({1}, adds, addCount, {2}, x, y, zi);\n"
+                       "{0}{3}[i] = {1};\n"
+                       "{0}if (own)\n{0}  {4} = {1};\n",
+                       indent, value, output, ringPlaneName(s_.fields[output].advances),
+                       outputElement(n));
+  }
+
+  std::string statement(const Node &n, const std::string &indent) override {
+    if (n.kind == kernel::NodeKind::Store && n.ring)
+      return ringStore(n, indent);
+    return KernelWalker::statement(n, indent);
   }
 
   /// Outputs with partial sums, in update order.
@@ -217,7 +310,10 @@ private:
   std::string tileAt(int field) const { return names_.field(field) + "_at"; }
 
   /// `f_at[dx + dy * m.tileW]`: a read from a shared plane at this thread's point.
-  std::string tileRead(int field, const Offset &o) const {
+  std::string tileRead(int field, const Offset &o) const { return offsetRead(tileAt(field), o); }
+
+  /// `at[dx + dy * m.tileW]`: the point (dx, dy) from `at` in a shared plane.
+  static std::string offsetRead(const std::string &at, const Offset &o) {
     std::string index;
     if (o[0])
       index = std::to_string(o[0]);
@@ -226,7 +322,7 @@ private:
           std::abs(o[1]) == 1 ? "m.tileW" : fmt::format("{} * m.tileW", std::abs(o[1]));
       index += index.empty() ? (o[1] < 0 ? "-" : "") + rows : (o[1] < 0 ? " - " : " + ") + rows;
     }
-    return fmt::format("{}[{}]", tileAt(field), index.empty() ? "0" : index);
+    return fmt::format("{}[{}]", at, index.empty() ? "0" : index);
   }
 
   //===--------------------------------------------------------------------===//
@@ -235,18 +331,25 @@ private:
 
   /// The march: a block's threads walk its planes in step, between barriers.
   std::string loop(const Node &n, const std::string &indent) override {
+    if (n.span == kernel::Span::Widened)
+      return widenedLoop(n, indent);
     march_ = kernel::varName(n.var);
     std::string out =
-        n.var == kernel::Var::ZIn
-            ? indent + "for (int zi = m.z0 + kDzMin; zi < m.z1 + kDzMax; ++zi) {\n"
-            : fmt::format("{0}for (int {1} = m.z0; {1} < m.z1; ++{1}) {{\n", indent, march_);
+        n.var != kernel::Var::ZIn
+            ? fmt::format("{0}for (int {1} = m.z0; {1} < m.z1; ++{1}) {{\n", indent, march_)
+        : fn_->steps > 1 ? indent + "for (int zi = m.z0 - kRz; zi < m.z1 + kRz; ++zi) {\n"
+                         : indent + "for (int zi = m.z0 + kDzMin; zi < m.z1 + kDzMax; ++zi) {\n";
     for (size_t i = 0; i < n.body.size(); ++i) {
       const Node &child = n.body[i];
       // The last statement computes the point: threads outside the box skip to the next plane.
       if (i + 1 == n.body.size() && child.kind == kernel::NodeKind::Guard &&
           child.guard == kernel::GuardKind::Active) {
         out += indent + "  if (!m.active)\n" + indent + "    continue;\n";
-        out += pointBlock(child.body, march_, "m.x", "m.y", indent + "  ");
+        const bool sums = std::any_of(child.body.begin(), child.body.end(), [](const Node &c) {
+          return c.kind == kernel::NodeKind::Sum;
+        });
+        out += sums ? pointBlock(child.body, march_, "m.x", "m.y", indent + "  ")
+                    : walk(child.body, indent + "  ");
         continue;
       }
       out += statement(child, indent + "  ");
@@ -266,7 +369,8 @@ private:
                          plusOffset(-n.dz));
       return out + pointBlock(n.body, "zo", "m.x", "m.y", indent + "  ") + indent + "}\n";
     case kernel::GuardKind::DoneInSpan:
-      out += fmt::format("{}if (const int zo = {} - kDzMax; zo >= m.z0) {{\n", indent, march_);
+      out += fmt::format("{}if (const int zo = {} - {}; zo >= m.z0) {{\n", indent, march_,
+                         fn_->steps > 1 ? "kRz" : "kDzMax");
       return out + pointBlock(n.body, "zo", "m.x", "m.y", indent + "  ") + indent + "}\n";
     case kernel::GuardKind::AllOutputsIn: break;
     }
@@ -305,10 +409,15 @@ private:
       if (n.kind == kernel::NodeKind::Sum && !first)
         first = &n;
     scope_.emplace(s_, names_, readStyle(first));
+    ringPlanes_.clear();
     std::string statements = walk(body, indent);
-    std::string out = scope_->prologue(x, y, z, indent) + statements;
+    std::string out = scope_->prologue(x, y, z, indent);
+    for (const auto &[field, dz] : ringPlanes_)
+      out += fmt::format("{}const Real *const {} = {} + ringSlot<kRz>({}{}) * m.tileSize + "
+                         "m.tileAt;\n",
+                         indent, ringAt(field, dz), ringName(field), z, plusOffset(dz));
     scope_.reset();
-    return out;
+    return out + statements;
   }
 
   /// Where the reads of a point block come from: the function's coefficient
@@ -323,6 +432,19 @@ private:
       auto it = f.placement.find({table, row});
       return it == f.placement.end() ? RowPlacement{f.tableSpace, -1} : it->second;
     };
+    if (sum && sum->level > 0) {
+      // A later step of the launch: the levels the step before computed come from its rings.
+      style.args = "next";
+      style.onChip = [this, &f](int field, const Offset &o) -> std::optional<std::string> {
+        if (std::find(rings_.begin(), rings_.end(), field) == rings_.end())
+          return std::nullopt;
+        if (std::abs(o[0]) > f.rx || std::abs(o[1]) > f.ry || std::abs(o[2]) > f.rz)
+          throw std::logic_error("a read past the rings' reach");
+        ringPlanes_.insert({field, o[2]});
+        return offsetRead(ringAt(field, o[2]), o);
+      };
+      return style;
+    }
     if (!sum || !sum->onChip)
       return style;
     if (sum->hasDz) {
@@ -363,6 +485,9 @@ private:
 
   const kernel::Function *fn_ = nullptr;
   std::set<int> tiles_;
+  std::vector<int> rings_; ///< time fields whose next level a ring holds
+  mutable std::set<std::pair<int, int>>
+      ringPlanes_; ///< (field, dz) a point block reads from a ring
   std::string march_ = "z";
   std::optional<PointScope> scope_;
 };
@@ -370,15 +495,15 @@ private:
 class CudaEmitter {
 public:
   CudaEmitter(const CompiledStencil &c, const CudaEmitOptions &options)
-      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition),
+      : compiled_(c), s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition),
         plans_(c.sweepPlan.gpu.sweeps), module_(kernel::lowerToKernels(c, kernel::Target::Cuda)),
         names_(s_), kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
         target_(options.target.empty() ? "not named by the caller" : options.target) {
     std::vector<std::string> problems;
     if (!kernel::verifyKernels(c, module_, problems))
-      throw std::logic_error("the CUDA kernel IR of '" + s_.name + "' does not verify: " +
-                             problems.front());
+      throw std::logic_error("the CUDA kernel IR of '" + s_.name +
+                             "' does not verify: " + problems.front());
   }
 
   std::vector<CudaSharedFootprint> footprints() const {
@@ -395,6 +520,17 @@ public:
         f.stagedRows += int(rows.size());
       for (const auto &[table, rows] : plan.autoRows)
         f.autoRows += int(rows.size());
+      if (const kernel::Function *twoStep =
+              module_.sweeps[out.size()].find(fmt::format("sweep{}_twostep", out.size()))) {
+        std::set<int> rings;
+        visit(twoStep->body, [&](const kernel::Node &n) {
+          if (n.kind == kernel::NodeKind::Store && n.ring)
+            rings.insert(linear_.updates[n.update].output);
+        });
+        f.twoStepPlanes = int(rings.size()) * (2 * twoStep->rz + 1);
+        f.twoStepRx = twoStep->rx;
+        f.twoStepRy = twoStep->ry;
+      }
       out.push_back(f);
     }
     return out;
@@ -410,6 +546,14 @@ public:
         abiSourceValues(s_, linear_, names_, kernel_, int(decomposition_.sweeps.size()), 7, common);
     source["SWEEPS"] = sweeps();
     source["RUN_BODY"] = runBody();
+    const std::string why = kernel::twoStepReason(compiled_);
+    header["TWO_STEP_LAUNCH"] = why.empty() ? "true" : "false";
+    header["TWO_STEP_WHY"] = why.empty()
+                                 ? "one sweep per step, every output the next level of a time field"
+                                 : "not here: " + why;
+    header["SECOND_OUTPUT_MEMBERS"] = secondOutputMembers(s_, names_);
+    source["TWO_STEP_ENTRIES"] = twoStepEntries(s_, names_, kernel_, why);
+    source["ERASED_SECOND_OUTPUTS"] = erasedSecondOutputs(s_, names_, kernel_);
     return {
         {kernel_ + "_cuda.h", renderTemplate(embeddedTemplate("cuda/kernel_cuda.h.tmpl"), header)},
         {kernel_ + ".cu", renderTemplate(embeddedTemplate("cuda/kernel.cu.tmpl"), source)}};
@@ -528,6 +672,34 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     return out;
   }
 
+  /// The two-step kernel's launch: a ring of 2 rz + 1 widened planes per time field.
+  std::string twoStepLauncher(const kernel::SweepKernels &sweep) const {
+    const kernel::Function *f = sweep.find(fmt::format("sweep{}_twostep", sweep.sweep));
+    if (!f)
+      return "";
+    std::set<int> rings;
+    visit(f->body, [&](const kernel::Node &n) {
+      if (n.kind == kernel::NodeKind::Store && n.ring)
+        rings.insert(linear_.updates[n.update].output);
+    });
+    return fmt::format(
+        R"(/// Sweep {0}, two steps per launch, on the launch's stream.
+void launchSweep{0}TwoSteps(const Args &a, const Args &next, const Launch &l,
+                           const FirstStepAdd *adds, int addCount) {{
+  // {1} ring{2} of {3} planes.
+  const std::size_t rings = {1} * {3} * l.tileBytes({4}, {5});
+  requireShared(rings, l, "sweep {0}, two steps per launch");
+  allowSharedBytes({6}, rings);
+  STENCILC_LAUNCH({6}, l.marchGrid, l.block, rings, l.stream)(a, next, l.box, l.nw, adds,
+                                                             addCount);
+  STENCILC_CUDA_CHECK(cudaGetLastError());
+}}
+
+)",
+        sweep.sweep, rings.size(), rings.size() == 1 ? "" : "s", 2 * f->rz + 1, f->rx, f->ry,
+        f->name);
+  }
+
   static std::string entryOf(const kernel::SweepKernels &sweep, const std::string &variant) {
     for (const kernel::Variant &v : sweep.variants)
       if (v.name == variant)
@@ -542,6 +714,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
       for (const kernel::Function &f : sweep.functions)
         out += CudaPrinter(s_, linear_, names_).function(f);
       out += launcher(sweep);
+      out += twoStepLauncher(sweep);
     }
     return out;
   }
@@ -557,6 +730,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     return out;
   }
 
+  const CompiledStencil &compiled_;
   const ir::Stencil &s_;
   const LinearStencil &linear_;
   const Decomposition &decomposition_;

@@ -3,7 +3,8 @@
 // Emits `<kernel>.cu` and `<kernel>_cuda.h` per stencil with four variants
 // (LaunchOptions::variant in the generated header): gmem, ro, traditional
 // (2.5D blocking with register queues) and planes (one-to-multi partial
-// sums), one kernel of each per sub-stencil sweep of the decomposition,
+// sums), one kernel of each per sub-stencil sweep of the decomposition, and
+// where a launch can take two steps (runTwoSteps) the twostep kernel,
 // printed from the kernel IR (kernel/KernelIR.h). The files are filled from
 // templates/cuda/*.tmpl. They include
 // <stencilc/cuda/Cuda.h>, so the same .cu compiles with nvcc for a GPU and
@@ -35,6 +36,9 @@ struct CudaSharedFootprint {
   int planesPlanes = 0, planesRx = 0, planesRy = 0;
   int stagedRows = 0; ///< table rows traditional and planes always stage (Shared)
   int autoRows = 0;   ///< table rows it stages when they fit the budget (Auto)
+  /// Two steps per launch: planes of its rings (2 rz + 1 per time field; 0 without the
+  /// variant) and their halo.
+  int twoStepPlanes = 0, twoStepRx = 0, twoStepRy = 0;
 };
 
 /// The shared-memory footprint of each sweep of `compiled`, in sweep order.

@@ -69,12 +69,12 @@ std::string PointScope::tableRead(int table, int row, int indexField) {
   read(indexField, {0, 0, 0});
   RowPlacement place = style_.rowPlacement ? style_.rowPlacement(table, row) : RowPlacement{};
   std::string column = names_.tableColumn(table, indexField);
-  std::string global =
-      row == 0 ? column + "[0]"
-               : fmt::format("{}[{} * args.{}.rowStride]", column, row, names_.table(table));
+  std::string global = row == 0 ? column + "[0]"
+                                : fmt::format("{}[{} * {}.{}.rowStride]", column, row, style_.args,
+                                              names_.table(table));
   std::string staged = place.slot == 0 ? column + "_s[0]"
-                                       : fmt::format("{}_s[{} * args.{}.cols]", column, place.slot,
-                                                     names_.table(table));
+                                       : fmt::format("{}_s[{} * {}.{}.cols]", column, place.slot,
+                                                     style_.args, names_.table(table));
   switch (place.space) {
   case TableSpace::Global: columns_.insert({table, indexField}); return global;
   case TableSpace::ReadOnly: columns_.insert({table, indexField}); return "__ldg(&" + global + ")";
@@ -89,7 +89,7 @@ std::string PointScope::tableRead(int table, int row, int indexField) {
 
 CExprNames PointScope::exprNames() {
   CExprNames n;
-  n.scalar = [this](int id) { return "args." + names_.scalar(id); };
+  n.scalar = [this](int id) { return style_.args + "." + names_.scalar(id); };
   n.field = [this](int id, const Offset &o) { return read(id, o); };
   n.table = [this](int table, int row, int index) { return tableRead(table, row, index); };
   return n;
@@ -98,19 +98,21 @@ CExprNames PointScope::exprNames() {
 std::string PointScope::prologue(const std::string &x, const std::string &y, const std::string &z,
                                  const std::string &indent) const {
   std::string out;
+  const std::string &a = style_.args;
   const char *restrict = style_.restrictPointers ? "__restrict__ " : "";
   for (int f : outputs_)
-    out += fmt::format("{}Real *const {} = args.{}.origin + at(args.{}, {}, {}, {});\n", indent,
-                       pointerName(names_, f), names_.field(f), names_.field(f), x, y, z);
+    out += fmt::format("{0}Real *const {1} = {2}.{3}.origin + at({2}.{3}, {4}, {5}, {6});\n",
+                       indent, pointerName(names_, f), a, names_.field(f), x, y, z);
   for (int f : fields_)
-    out += fmt::format("{}const {} *{}const {} = args.{}.origin + at(args.{}, {}, {}, {});\n",
-                       indent, fieldElementType(s_.fields[f]), restrict, pointerName(names_, f),
-                       names_.field(f), names_.field(f), x, y, z);
+    out +=
+        fmt::format("{0}const {1} *{2}const {3} = {4}.{5}.origin + at({4}.{5}, {6}, {7}, {8});\n",
+                    indent, fieldElementType(s_.fields[f]), restrict, pointerName(names_, f), a,
+                    names_.field(f), x, y, z);
   for (int f : lines_)
-    out += fmt::format("{}const std::ptrdiff_t {} = args.{}.line;\n", indent, names_.line(f),
+    out += fmt::format("{}const std::ptrdiff_t {} = {}.{}.line;\n", indent, names_.line(f), a,
                        names_.field(f));
   for (int f : planes_)
-    out += fmt::format("{}const std::ptrdiff_t {} = args.{}.plane;\n", indent, names_.plane(f),
+    out += fmt::format("{}const std::ptrdiff_t {} = {}.{}.plane;\n", indent, names_.plane(f), a,
                        names_.field(f));
   std::set<int> indexFields;
   for (const auto &[table, index] : columns_)
@@ -121,9 +123,9 @@ std::string PointScope::prologue(const std::string &x, const std::string &y, con
     out += fmt::format("{}const std::ptrdiff_t {} = {}; // the point's table column\n", indent,
                        indexValueName(names_, index), pointerRead(index, {0, 0, 0}));
   for (const auto &[table, index] : columns_)
-    out += fmt::format("{}const Real *const {} = args.{}.data + {} * args.{}.colStride;\n", indent,
-                       names_.tableColumn(table, index), names_.table(table),
-                       indexValueName(names_, index), names_.table(table));
+    out += fmt::format("{0}const Real *const {1} = {2}.{3}.data + {4} * {2}.{3}.colStride;\n",
+                       indent, names_.tableColumn(table, index), a, names_.table(table),
+                       indexValueName(names_, index));
   for (const auto &[table, index] : stagedColumns_)
     out += fmt::format("{}const Real *const {}_s = {}_staged + {};\n", indent,
                        names_.tableColumn(table, index), names_.table(table),

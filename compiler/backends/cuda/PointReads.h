@@ -35,6 +35,9 @@ struct ReadStyle {
   std::function<std::optional<std::string>(int field, const ir::Offset &offset)> onChip;
   /// Where each table row is read from.
   std::function<RowPlacement(int table, int row)> rowPlacement;
+  /// The kernel parameter the fields, tables and scalars come from: `args`, or
+  /// `next` for the second step of a two-step launch.
+  std::string args = "args";
 };
 
 class PointScope {

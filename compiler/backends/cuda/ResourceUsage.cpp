@@ -19,7 +19,8 @@ namespace stencilc::backend {
 
 std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
   static const std::regex entry(R"(Compiling entry function '([^']+)' for '(sm_\w+)')");
-  static const std::regex kernelName(R"(sweep(\d+)_(gmem|ro|traditional|planes)(ILb([01])E)?)");
+  static const std::regex kernelName(
+      R"(sweep(\d+)_(gmem|ro|traditional|planes|twostep)(ILb([01])E)?)");
   static const std::regex frame(
       R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
   static const std::regex used(R"(Used (\d+) registers)");
@@ -91,6 +92,8 @@ long dynamicSharedBytes(const CudaSharedFootprint &f, const std::string &variant
            (planes(f.planesPlanes, f.planesRx, f.planesRy) + (f.stagedRows + f.autoRows) * rows);
   if (variant == "planes/ro-table")
     return elemBytes * (planes(f.planesPlanes, f.planesRx, f.planesRy) + f.stagedRows * rows);
+  if (variant == "twostep") // tables through the read-only cache
+    return elemBytes * planes(f.twoStepPlanes, f.twoStepRx, f.twoStepRy);
   return 0;
 }
 } // namespace
@@ -172,7 +175,8 @@ void printResourceTable(const std::vector<KernelResources> &rows,
   static const std::map<std::string, int> variantOrder = {
       {"gmem", 0},        {"ro", 1},
       {"traditional", 2}, {"traditional/ro-table", 3},
-      {"planes", 4},      {"planes/ro-table", 5}};
+      {"planes", 4},      {"planes/ro-table", 5},
+      {"twostep", 6}};
   std::vector<KernelResources> sorted = rows;
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
     return std::tie(a.stencil, a.elemType, a.arch, a.sweep) <
