@@ -125,17 +125,29 @@ bool compile(const std::string &path, const rt::KernelInfo &info, Compiled &c) {
   return c.stencil != nullptr;
 }
 
+/// The small odd-sized grid every check runs on.
+eval::EvalSizes checkSizes(const rt::KernelInfo &info) {
+  const bool is3d = info.dims == 3;
+  return {is3d ? 37 : 67, is3d ? 21 : 45, is3d ? 13 : 1, 23, -1};
+}
+
+/// The kernel's grid shape for `sizes`, with the reference data's halo.
+rt::GridShape checkShape(const rt::KernelInfo &info, const eval::EvalSizes &sizes,
+                         const eval::EvalData &ref) {
+  rt::GridShape shape{info.dims, sizes.nx, sizes.ny, sizes.nz, 0};
+  for (const auto &g : ref.grids)
+    if (g)
+      shape.halo = g->halo();
+  return shape;
+}
+
 /// Normwise relative error of each variant's outputs after one step (infinite with a NaN).
 template <typename Real>
 std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil &stencil) {
-  const bool is3d = info.dims == 3;
-  eval::EvalSizes sizes{is3d ? 37 : 67, is3d ? 21 : 45, is3d ? 13 : 1, 23, -1};
+  const eval::EvalSizes sizes = checkSizes(info);
   eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 4242);
   eval::evaluateReference(stencil, ref.bindings());
-  rt::GridShape shape{info.dims, sizes.nx, sizes.ny, sizes.nz, 0};
-  for (auto &g : ref.grids)
-    if (g)
-      shape.halo = g->halo();
+  const rt::GridShape shape = checkShape(info, sizes, ref);
   rt::KernelData data(info, shape, sizes.tableColumns, /*inPlace=*/false);
   eval::copyInputs<Real>(ref, data);
   cuda::DeviceKernelData device(data);
@@ -192,17 +204,13 @@ template <typename Real>
 std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stencil &stencil) {
   if constexpr (!kernel::kTwoStepLaunch)
     return std::nullopt;
-  const bool is3d = info.dims == 3;
-  eval::EvalSizes sizes{is3d ? 37 : 67, is3d ? 21 : 45, is3d ? 13 : 1, 23, -1};
+  const eval::EvalSizes sizes = checkSizes(info);
   eval::EvalData initial = eval::makeRandomEvalData(stencil, sizes, 4242);
   eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 4242);
   eval::evaluateReference(stencil, ref.bindings());
   eval::rotateReference(info, ref);
   eval::evaluateReference(stencil, ref.bindings());
-  rt::GridShape shape{info.dims, sizes.nx, sizes.ny, sizes.nz, 0};
-  for (auto &g : ref.grids)
-    if (g)
-      shape.halo = g->halo();
+  const rt::GridShape shape = checkShape(info, sizes, ref);
   rt::KernelData data(info, shape, sizes.tableColumns, /*inPlace=*/false);
   eval::copyInputs<Real>(initial, data);
   cuda::DeviceKernelData device(data);
