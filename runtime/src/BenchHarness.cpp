@@ -28,7 +28,12 @@
 //       N-th line. With ALTERNATE 1 the timings go round the list, so that
 //       drift in the machine's load hits every configuration alike; with 0 they
 //       go one configuration after another, none started once SECONDS have
-//       passed (0: no limit), and a progress line shows on a terminal.
+//       passed (0: no limit), and a progress line shows on a terminal. INDEX
+//       "both" times every configuration on random and on layered index data,
+//       in one process, each timing of one followed by the same of the other
+//       (the first of the pair alternating), so that the machine's drift hits
+//       both alike: it prints "timed N ..." for random and "layered N ..." for
+//       layered (`docs/PERFORMANCE.md`, random against layered).
 //
 // Timed single steps do not rotate the time levels: every step reads and
 // writes the same amount of memory either way, and the values stay bounded.
@@ -52,6 +57,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -389,8 +395,9 @@ std::vector<Configuration> readConfigurations(const std::string &file) {
 }
 
 template <typename Real> int timeList(int argc, char **argv) {
-  if (argc != 11 || (std::string(argv[6]) != "random" && std::string(argv[6]) != "layered")) {
-    std::fprintf(stderr, "usage: harness time NX NY NZ ND random|layered REPEATS ALTERNATE "
+  const std::string index = argc == 11 ? argv[6] : "";
+  if (index != "random" && index != "layered" && index != "both") {
+    std::fprintf(stderr, "usage: harness time NX NY NZ ND random|layered|both REPEATS ALTERNATE "
                          "SECONDS FILE\n");
     return 2;
   }
@@ -409,18 +416,36 @@ template <typename Real> int timeList(int argc, char **argv) {
       return 1;
     }
 
-  KernelData data(k, shape, nd, /*inPlace=*/false);
-  fillRandom<Real>(data, nd);
-  if (std::string(argv[6]) == "layered")
-    fillLayered(data, nd);
-  const ErasedArgs args = data.args();
-  ErasedArgs levels = args; // rotated by the time-tiled passes
-  // Seconds per step of one timing: one step, or one pass of `depth` steps.
-  auto once = [&](const Configuration &c) {
+  // One data set, or with "both" a random and a layered one.
+  const std::vector<bool> layered =
+      index == "both" ? std::vector<bool>{false, true} : std::vector<bool>{index == "layered"};
+  std::vector<std::unique_ptr<KernelData>> data;
+  std::vector<ErasedArgs> args, levels; // levels: rotated by the time-tiled passes
+  for (bool l : layered) {
+    data.push_back(std::make_unique<KernelData>(k, shape, nd, /*inPlace=*/false));
+    fillRandom<Real>(*data.back(), nd);
+    if (l)
+      fillLayered(*data.back(), nd);
+    args.push_back(data.back()->args());
+    levels.push_back(args.back());
+  }
+  // Seconds per step of one timing on data set d: one step, or one pass of `depth` steps.
+  auto onceOn = [&](size_t d, const Configuration &c) {
     if (c.tiling.depth == 1)
-      return seconds([&] { k.run(args, c.options); });
-    return seconds([&] { runTimeTiled(k, levels, c.tiling.depth, c.tiling, c.options); }) /
+      return seconds([&] { k.run(args[d], c.options); });
+    return seconds([&] { runTimeTiled(k, levels[d], c.tiling.depth, c.tiling, c.options); }) /
            c.tiling.depth;
+  };
+  // With two data sets a timing is a pair, the first of it alternating by repeat.
+  std::vector<std::vector<double>> layeredTimes(list.size());
+  int repeat = 0;
+  auto once = [&](size_t n) {
+    if (data.size() == 1)
+      return onceOn(0, list[n]);
+    const size_t first = size_t(repeat % 2);
+    const double a = onceOn(first, list[n]), b = onceOn(1 - first, list[n]);
+    layeredTimes[n].push_back(first == 0 ? b : a);
+    return first == 0 ? a : b;
   };
   std::vector<std::vector<double>> times(list.size());
   const auto start = std::chrono::steady_clock::now();
@@ -428,23 +453,29 @@ template <typename Real> int timeList(int argc, char **argv) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   if (alternate) {
-    for (const Configuration &c : list)
-      once(c); // warm-up
-    for (int r = 0; r < repeats; ++r)
+    for (size_t n = 0; n < list.size(); ++n)
+      once(n); // warm-up
+    for (auto &t : layeredTimes)
+      t.clear();
+    for (repeat = 0; repeat < repeats; ++repeat)
       for (size_t n = 0; n < list.size(); ++n)
-        times[n].push_back(once(list[n]));
+        times[n].push_back(once(n));
   } else {
     Progress progress("tune: measuring", long(list.size()), "configurations");
     for (size_t n = 0; n < list.size() && (limit <= 0 || elapsed() < limit); ++n) {
-      once(list[n]); // warm-up
-      for (int r = 0; r < repeats; ++r)
-        times[n].push_back(once(list[n]));
+      once(n); // warm-up
+      layeredTimes[n].clear();
+      for (repeat = 0; repeat < repeats; ++repeat)
+        times[n].push_back(once(n));
       progress.advance(long(n + 1));
     }
   }
   for (size_t n = 0; n < list.size(); ++n)
     if (!times[n].empty())
       std::printf("timed %zu %.9f\n", n, median(times[n]));
+  for (size_t n = 0; n < list.size(); ++n)
+    if (!layeredTimes[n].empty())
+      std::printf("layered %zu %.9f\n", n, median(layeredTimes[n]));
   return 0;
 }
 
@@ -462,7 +493,7 @@ int main(int argc, char **argv) {
       return f ? timeList<float>(argc, argv) : timeList<double>(argc, argv);
     std::fprintf(stderr, "usage: harness check DIR | harness run NX NY NZ ND REPEATS SEARCH "
                          "INPLACE DEPTHS random|layered | harness time NX NY NZ ND "
-                         "random|layered REPEATS ALTERNATE SECONDS FILE\n");
+                         "random|layered|both REPEATS ALTERNATE SECONDS FILE\n");
     return 2;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "harness: %s\n", e.what());
