@@ -16,14 +16,15 @@ namespace stencilc::eval {
 
 /// sqrt(sum (g - e)^2 / sum e^2) over the interior points; infinite where `got`
 /// holds a NaN there, so that a point no variant wrote (outputs are poisoned
-/// first) fails every tolerance.
+/// first) fails every tolerance, and where `expect` does, so that a reference
+/// that read a NaN fails too instead of comparing as NaN (which max() drops).
 template <typename Real>
 double relativeError(const rt::Grid<Real> &got, const rt::Grid<double> &expect) {
   double diff2 = 0, norm2 = 0;
   bool nan = false;
   got.forEachInteriorPoint([&](int i, int j, int k) {
     const double g = double(got(i, j, k)), e = expect(i, j, k);
-    nan |= std::isnan(g);
+    nan |= std::isnan(g) || std::isnan(e);
     diff2 += (g - e) * (g - e);
     norm2 += e * e;
   });

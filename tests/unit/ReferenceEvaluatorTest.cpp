@@ -290,6 +290,10 @@ TEST(RelativeError, NormwiseOverTheInteriorAndInfiniteForANaN) {
   EXPECT_DOUBLE_EQ(relativeError(got, expect), std::sqrt(9 / norm2));
   got(4, 3, 2) = std::numeric_limits<float>::quiet_NaN();
   EXPECT_EQ(relativeError(got, expect), std::numeric_limits<double>::infinity());
+  // A reference that read a NaN fails as well, rather than giving a NaN that max() would drop.
+  got(4, 3, 2) = 1;
+  expect(0, 0, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(relativeError(got, expect), std::numeric_limits<double>::infinity());
 }
 
 } // namespace
