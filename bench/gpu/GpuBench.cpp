@@ -198,6 +198,23 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+/// One more device storage per output, for the second step of a two-step launch (field order).
+template <typename Real> struct SecondStorage {
+  std::vector<std::size_t> outputs; ///< the outputs' field ids
+  std::vector<cuda::DeviceGrid<Real>> grids;
+  std::vector<rt::ErasedField> fields;
+
+  SecondStorage(const rt::KernelInfo &info, const rt::GridShape &shape) {
+    for (std::size_t f = 0; f < info.fields.size(); ++f)
+      if (std::string(info.fields[f].role) == "out") {
+        outputs.push_back(f);
+        grids.emplace_back(shape);
+      }
+    for (cuda::DeviceGrid<Real> &g : grids)
+      fields.push_back({g.origin(), g.lineStride(), g.planeStride()});
+  }
+};
+
 /// Normwise relative error of the second step's outputs of one two-step launch (twostep)
 /// against two reference steps; none where the kernel has no such launch.
 template <typename Real>
@@ -220,85 +237,61 @@ std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stenci
   cuda::DeviceKernelData device(data);
   // The second step's outputs, poisoned; the first step's keep their zero boundary, which
   // the second step reads.
-  std::vector<std::size_t> outputs;
-  std::vector<cuda::DeviceGrid<Real>> second;
-  std::vector<rt::ErasedField> secondFields;
-  for (std::size_t f = 0; f < info.fields.size(); ++f)
-    if (ref.roles[f] == ir::FieldRole::Output) {
-      outputs.push_back(f);
-      second.emplace_back(shape);
-      second.back().poison();
-    }
-  for (cuda::DeviceGrid<Real> &g : second)
-    secondFields.push_back({g.origin(), g.lineStride(), g.planeStride()});
-  kernel::runErasedTwoSteps(device.args(), secondFields, launchOptions(kernel::Variant::Ro));
+  SecondStorage<Real> second(info, shape);
+  for (cuda::DeviceGrid<Real> &g : second.grids)
+    g.poison();
+  kernel::runErasedTwoSteps(device.args(), second.fields, launchOptions(kernel::Variant::Ro));
   STENCILC_CUDA_CHECK(cudaDeviceSynchronize());
   double worst = 0;
-  for (std::size_t k = 0; k < outputs.size(); ++k) {
+  for (std::size_t k = 0; k < second.outputs.size(); ++k) {
     rt::Grid<Real> host(shape);
-    second[k].download(host);
+    second.grids[k].download(host);
     // After the rotation the reference's second step is in the output's grid again.
-    worst = std::max(worst, eval::relativeError(host, *ref.grids[outputs[k]]));
+    worst = std::max(worst, eval::relativeError(host, *ref.grids[second.outputs[k]]));
   }
   return worst;
 }
 
-/// Median seconds per step of two-step launches (the launch's time over two).
-template <typename Real>
-double timeTwoSteps(const rt::KernelInfo &info, const rt::GridShape &shape, int repeats) {
-  rt::KernelData data(info, shape, ndOption, /*inPlace=*/false);
-  fillRandom<Real>(data, ndOption);
-  cuda::DeviceKernelData device(data);
-  std::vector<cuda::DeviceGrid<Real>> second;
-  std::vector<rt::ErasedField> secondFields;
-  for (std::size_t f = 0; f < info.fields.size(); ++f)
-    if (std::string(info.fields[f].role) == "out")
-      second.emplace_back(shape);
-  for (cuda::DeviceGrid<Real> &g : second)
-    secondFields.push_back({g.origin(), g.lineStride(), g.planeStride()});
-  cuda::Stream stream;
+/// Median seconds of `launch` over the repeats, one CUDA event pair around each, after a
+/// warm-up launch (caches, clocks, the opt-in of shared memory).
+template <typename Launch> double medianSeconds(cudaStream_t stream, int repeats, Launch launch) {
   cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
-  kernel::LaunchOptions options = launchOptions(kernel::Variant::Ro);
-  options.stream = stream;
-  const rt::ErasedArgs args = device.args();
-  kernel::runErasedTwoSteps(args, secondFields, options); // warm-up
-  std::vector<double> steps;
+  launch();
+  std::vector<double> times;
   for (int r = 0; r < repeats; ++r) {
     start.record(stream);
-    kernel::runErasedTwoSteps(args, secondFields, options);
+    launch();
     end.record(stream);
     end.synchronize();
-    steps.push_back(0.5e-3 * end.millisecondsSince(start));
+    times.push_back(1e-3 * end.millisecondsSince(start));
   }
   STENCILC_CUDA_CHECK(cudaGetLastError());
-  return median(steps);
+  return median(times);
 }
 
-/// Median seconds per step of each variant on random data of `shape`.
+/// Median seconds per step of each variant on random data of `shape`, and with `twoSteps` of
+/// a two-step launch after them (its launch's time over two).
 template <typename Real>
 std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape &shape,
-                                 int repeats) {
+                                 int repeats, bool twoSteps) {
   rt::KernelData data(info, shape, ndOption, /*inPlace=*/false);
   fillRandom<Real>(data, ndOption);
   cuda::DeviceKernelData device(data);
   const rt::ErasedArgs args = device.args();
   cuda::Stream stream;
-  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
   std::vector<double> seconds;
   for (kernel::Variant v : kernel::kVariants) {
     kernel::LaunchOptions options = launchOptions(v);
     options.stream = stream;
-    kernel::runErased(args, options); // warm-up: caches, clocks, the opt-in of shared memory
-    std::vector<double> steps;
-    for (int r = 0; r < repeats; ++r) {
-      start.record(stream);
-      kernel::runErased(args, options);
-      end.record(stream);
-      end.synchronize();
-      steps.push_back(1e-3 * end.millisecondsSince(start));
-    }
-    STENCILC_CUDA_CHECK(cudaGetLastError());
-    seconds.push_back(median(steps));
+    seconds.push_back(medianSeconds(stream, repeats, [&] { kernel::runErased(args, options); }));
+  }
+  if (twoSteps) {
+    SecondStorage<Real> second(info, shape);
+    kernel::LaunchOptions options = launchOptions(kernel::Variant::Ro);
+    options.stream = stream;
+    seconds.push_back(0.5 * medianSeconds(stream, repeats, [&] {
+                        kernel::runErasedTwoSteps(args, second.fields, options);
+                      }));
   }
   return seconds;
 }
@@ -336,14 +329,14 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
   llvm::errs() << fmt::format("gpu-bench: timing at {}x{}x{}, Nd = {}\n", nx, ny, nz,
                               int(ndOption));
   const rt::GridShape timedShape{info.dims, nx, ny, nz, info.radius};
-  std::vector<double> seconds = timeVariants<Real>(info, timedShape, repeats);
+  const std::vector<double> seconds =
+      timeVariants<Real>(info, timedShape, repeats, twoStepError.has_value());
   std::vector<std::string> names;
   for (kernel::Variant v : kernel::kVariants)
     names.push_back(kernel::variantName(v));
   if (twoStepError) { // two steps per launch (runTwoSteps), per step
     names.push_back("twostep");
     errors.push_back(*twoStepError);
-    seconds.push_back(timeTwoSteps<Real>(info, timedShape, repeats));
   }
 
   const double points = double(nx) * ny * nz;

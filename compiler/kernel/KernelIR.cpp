@@ -3,6 +3,8 @@
 
 #include "kernel/Lowering.h"
 
+#include <algorithm>
+
 namespace stencilc::kernel {
 
 const char *targetName(Target t) { return t == Target::Cpu ? "cpu" : "cuda"; }
@@ -101,6 +103,33 @@ const Function *SweepKernels::find(const std::string &name) const {
     if (f.name == name)
       return &f;
   return nullptr;
+}
+
+int outputAdvancing(const ir::Stencil &s, int field) {
+  for (size_t o = 0; o < s.fields.size(); ++o)
+    if (s.fields[o].role == ir::FieldRole::Output && s.fields[o].advances == field)
+      return int(o);
+  return -1;
+}
+
+namespace {
+void collectRings(const ir::Stencil &s, const LinearStencil &linear, const std::vector<Node> &body,
+                  std::vector<int> &fields) {
+  for (const Node &n : body) {
+    if (n.kind == NodeKind::Store && n.ring) {
+      const int field = s.fields[linear.updates[n.update].output].advances;
+      if (std::find(fields.begin(), fields.end(), field) == fields.end())
+        fields.push_back(field);
+    }
+    collectRings(s, linear, n.body, fields);
+  }
+}
+} // namespace
+
+std::vector<int> ringFields(const ir::Stencil &s, const LinearStencil &linear, const Function &f) {
+  std::vector<int> fields;
+  collectRings(s, linear, f.body, fields);
+  return fields;
 }
 
 KernelModule lowerToKernels(const CompiledStencil &compiled, Target target) {

@@ -260,8 +260,11 @@ std::string planeSuffixText(int dz);
 /// variant), or "" where it can: one sweep per step, every output a time
 /// field's next level.
 std::string twoStepReason(const CompiledStencil &compiled);
-/// Whether some output of `s` is the next level of time field `field`.
-bool advancedByAnOutput(const ir::Stencil &s, int field);
+/// The output of `s` that is the next level of time field `field`, or -1.
+int outputAdvancing(const ir::Stencil &s, int field);
+/// The time fields whose next level a multi-step CUDA kernel keeps in rings
+/// (the fields its ring stores advance), in the order of its stores.
+std::vector<int> ringFields(const ir::Stencil &s, const LinearStencil &linear, const Function &f);
 
 /// The kernels of every sweep of `compiled` for `target`, as its sweep plan schedules them.
 KernelModule lowerToKernels(const CompiledStencil &compiled, Target target);

@@ -175,7 +175,7 @@ private:
     for (int g : sum.groups)
       for (int t : form.groups[g].terms) {
         const Term &term = form.terms[t];
-        if (!advancedByAnOutput(*c_.stencil, term.field))
+        if (outputAdvancing(*c_.stencil, term.field) < 0)
           continue;
         if (std::abs(term.offset[0]) > f.rx || std::abs(term.offset[1]) > f.ry ||
             std::abs(term.offset[2]) > f.rz)

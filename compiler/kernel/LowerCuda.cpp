@@ -267,7 +267,7 @@ private:
     // How far the second step reads the levels the first computed, per axis.
     for (const LinearForm &form : linear_.updates)
       for (const Term &term : form.terms)
-        if (advancedByAnOutput(st, term.field)) {
+        if (outputAdvancing(st, term.field) >= 0) {
           f.rx = std::max(f.rx, std::abs(term.offset[0]));
           f.ry = std::max(f.ry, std::abs(term.offset[1]));
           f.rz = std::max(f.rz, std::abs(term.offset[2]));
@@ -308,13 +308,6 @@ private:
 };
 
 } // namespace
-
-bool advancedByAnOutput(const ir::Stencil &s, int field) {
-  for (const ir::Field &f : s.fields)
-    if (f.role == ir::FieldRole::Output && f.advances == field)
-      return true;
-  return false;
-}
 
 std::string twoStepReason(const CompiledStencil &compiled) {
   const ir::Stencil &s = *compiled.stencil;

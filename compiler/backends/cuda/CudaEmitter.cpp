@@ -71,14 +71,7 @@ public:
       if (n.kind == kernel::NodeKind::StageTile)
         tiles_.insert(n.field);
     });
-    rings_.clear();
-    visit(f.body, [&](const Node &n) {
-      if (n.kind == kernel::NodeKind::Store && n.ring) {
-        const int field = s_.fields[linear_.updates[n.update].output].advances;
-        if (std::find(rings_.begin(), rings_.end(), field) == rings_.end())
-          rings_.push_back(field);
-      }
-    });
+    rings_ = kernel::ringFields(s_, linear_, f);
     const Node &top = f.body.back();
     if (f.steps > 1)
       return twoStepKernel(f);
@@ -196,10 +189,7 @@ private:
     out += in + "if (!insideExtent(args.extent, x, y, zi)) {\n" + in +
            "  // The boundary: each level's storage holds it, as a single step leaves it.\n";
     for (int field : rings_) {
-      int output = -1;
-      for (size_t o = 0; o < s_.fields.size(); ++o)
-        if (s_.fields[o].role == ir::FieldRole::Output && s_.fields[o].advances == field)
-          output = int(o);
+      const int output = kernel::outputAdvancing(s_, field);
       out += fmt::format("{}  {}[i] = args.{}.origin[at(args.{}, x, y, zi)];\n", in,
                          ringPlaneName(field), names_.field(output), names_.field(output));
     }
@@ -522,12 +512,8 @@ public:
         f.autoRows += int(rows.size());
       if (const kernel::Function *twoStep =
               module_.sweeps[out.size()].find(fmt::format("sweep{}_twostep", out.size()))) {
-        std::set<int> rings;
-        visit(twoStep->body, [&](const kernel::Node &n) {
-          if (n.kind == kernel::NodeKind::Store && n.ring)
-            rings.insert(linear_.updates[n.update].output);
-        });
-        f.twoStepPlanes = int(rings.size()) * (2 * twoStep->rz + 1);
+        const size_t rings = kernel::ringFields(s_, linear_, *twoStep).size();
+        f.twoStepPlanes = int(rings) * (2 * twoStep->rz + 1);
         f.twoStepRx = twoStep->rx;
         f.twoStepRy = twoStep->ry;
       }
@@ -677,11 +663,7 @@ void launchSweep{0}(const Args &a, const Launch &l) {{
     const kernel::Function *f = sweep.find(fmt::format("sweep{}_twostep", sweep.sweep));
     if (!f)
       return "";
-    std::set<int> rings;
-    visit(f->body, [&](const kernel::Node &n) {
-      if (n.kind == kernel::NodeKind::Store && n.ring)
-        rings.insert(linear_.updates[n.update].output);
-    });
+    const size_t rings = kernel::ringFields(s_, linear_, *f).size();
     return fmt::format(
         R"(/// Sweep {0}, two steps per launch, on the launch's stream.
 void launchSweep{0}TwoSteps(const Args &a, const Args &next, const Launch &l,
@@ -696,8 +678,7 @@ void launchSweep{0}TwoSteps(const Args &a, const Args &next, const Launch &l,
 }}
 
 )",
-        sweep.sweep, rings.size(), rings.size() == 1 ? "" : "s", 2 * f->rz + 1, f->rx, f->ry,
-        f->name);
+        sweep.sweep, rings, rings == 1 ? "" : "s", 2 * f->rz + 1, f->rx, f->ry, f->name);
   }
 
   static std::string entryOf(const kernel::SweepKernels &sweep, const std::string &variant) {

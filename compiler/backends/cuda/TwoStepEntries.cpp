@@ -3,16 +3,30 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace stencilc::backend {
 
 using ir::FieldRole;
 
+namespace {
+
+/// The ids of the outputs, in field order (the order of SecondOutputs and the erased list).
+std::vector<int> outputsOf(const ir::Stencil &s) {
+  std::vector<int> ids;
+  for (size_t f = 0; f < s.fields.size(); ++f)
+    if (s.fields[f].role == FieldRole::Output)
+      ids.push_back(int(f));
+  return ids;
+}
+
+} // namespace
+
 std::string secondOutputMembers(const ir::Stencil &s, const KernelNames &names) {
   std::string out;
-  for (const ir::Field &f : s.fields)
-    if (f.role == FieldRole::Output)
-      out += fmt::format("  rt::FieldView<Real> {}; ///< the second step's {}\n",
-                         names.field(int(&f - s.fields.data())), f.name);
+  for (int o : outputsOf(s))
+    out += fmt::format("  rt::FieldView<Real> {}; ///< the second step's {}\n", names.field(o),
+                       s.fields[o].name);
   return out;
 }
 
@@ -26,15 +40,13 @@ std::string refusal(const std::string &kernel, const std::string &reason) {
 /// Every output of either step in a storage nothing else of the launch uses.
 std::string storageCheck(const ir::Stencil &s, const KernelNames &names) {
   std::string out = "  const StorageUse uses[] = {\n";
-  for (const ir::Field &f : s.fields) {
-    const std::string name = names.field(int(&f - s.fields.data()));
-    out += fmt::format("      {{\"{}\", a.{}.origin, {}}},\n", f.name, name,
-                       f.role == FieldRole::Output ? "true" : "false");
-  }
-  for (const ir::Field &f : s.fields)
-    if (f.role == FieldRole::Output)
-      out += fmt::format("      {{\"second {}\", second.{}.origin, true}},\n", f.name,
-                         names.field(int(&f - s.fields.data())));
+  for (size_t f = 0; f < s.fields.size(); ++f)
+    out +=
+        fmt::format("      {{\"{}\", a.{}.origin, {}}},\n", s.fields[f].name, names.field(int(f)),
+                    s.fields[f].role == FieldRole::Output ? "true" : "false");
+  for (int o : outputsOf(s))
+    out += fmt::format("      {{\"second {}\", second.{}.origin, true}},\n", s.fields[o].name,
+                       names.field(o));
   return out + "  };\n  requireOwnStorage(uses);\n";
 }
 
@@ -43,10 +55,9 @@ std::string storageCheck(const ir::Stencil &s, const KernelNames &names) {
 /// the two levels nothing reads any more.
 std::string rotation(const ir::Stencil &s, const KernelNames &names) {
   std::string out;
-  for (const ir::Field &f : s.fields) {
-    if (f.role != FieldRole::Output)
-      continue;
-    const std::string O = names.field(int(&f - s.fields.data())), F = names.field(f.advances);
+  for (int o : outputsOf(s)) {
+    const ir::Field &f = s.fields[o];
+    const std::string O = names.field(o), F = names.field(f.advances);
     if (f.overwrites < 0) {
       out += fmt::format("  {{ // {0} <- second {1}; {1} and second {1} take {0}'s and {1}'s "
                          "old storages\n"
@@ -85,16 +96,11 @@ std::string twoStepEntries(const ir::Stencil &s, const KernelNames &names,
       fmt::format(fmt::runtime(signature), "a", "second", "options", "adds", "addCount");
   out += "  checkArgs(a);\n  // The second step: the first's arguments rotated by one step, its "
          "outputs the second ones.\n  Args next = a;\n  rotate(next);\n";
-  for (const ir::Field &f : s.fields)
-    if (f.role == FieldRole::Output) {
-      const std::string O = names.field(int(&f - s.fields.data()));
-      out += fmt::format("  next.{} = second.{};\n", O, O);
-    }
-  for (const ir::Field &f : s.fields)
-    if (f.role == FieldRole::Output)
-      out += fmt::format("  if (!second.{}.origin)\n"
-                         "    throw rt::KernelError(\"{}: second output '{}' is not set\");\n",
-                         names.field(int(&f - s.fields.data())), kernel, f.name);
+  for (int o : outputsOf(s))
+    out += fmt::format("  if (!second.{0}.origin)\n"
+                       "    throw rt::KernelError(\"{1}: second output '{2}' is not set\");\n"
+                       "  next.{0} = second.{0};\n",
+                       names.field(o), kernel, s.fields[o].name);
   out += storageCheck(s, names);
   out += fmt::format(
       "  if (addCount < 0 || (addCount > 0 && !adds))\n"
@@ -112,15 +118,13 @@ std::string twoStepEntries(const ir::Stencil &s, const KernelNames &names,
 
 std::string erasedSecondOutputs(const ir::Stencil &s, const KernelNames &names,
                                 const std::string &kernel) {
-  int outputs = 0;
+  const std::vector<int> ids = outputsOf(s);
+  const size_t outputs = ids.size();
   std::string fill;
-  for (const ir::Field &f : s.fields)
-    if (f.role == FieldRole::Output) {
-      fill += fmt::format("  s.{0} = {{static_cast<Real *>(second[{1}].origin), second[{1}].line, "
-                          "second[{1}].plane}};\n",
-                          names.field(int(&f - s.fields.data())), outputs);
-      ++outputs;
-    }
+  for (size_t k = 0; k < outputs; ++k)
+    fill += fmt::format("  s.{0} = {{static_cast<Real *>(second[{1}].origin), second[{1}].line, "
+                        "second[{1}].plane}};\n",
+                        names.field(ids[k]), k);
   return fmt::format("  if (second.size() != {})\n"
                      "    throw rt::KernelError(\"{}: {} second output{} needed\");\n",
                      outputs, kernel, outputs, outputs == 1 ? "" : "s") +
