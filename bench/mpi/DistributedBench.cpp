@@ -2,6 +2,7 @@
 //
 //   mpiexec -n N distributed-bench --kernel acoustic_iso8 --size 256 [--ranks 2x1x1]
 //        [--variant naive] [--steps 10] [--rounds 3]
+//        [--steps-per-exchange T [--tiles TYxTZ]]
 //
 // Each rank allocates only its own subdomain (with the halo), fills it with
 // random levels, and runs the generated kernel distributed: per round, a
@@ -11,8 +12,14 @@
 // overlap gain. bench/mpi/distributed-bench.sh compares N ranks x 1 thread with
 // 1 rank x N threads (docs/DISTRIBUTED.md).
 //
+// With --steps-per-exchange T > 1 the halo is T reaches deep and exchanged
+// once per T steps (DeepHaloKernel); a round alternates steps whose rounds
+// run each step as one call on its box with rounds tiled for the cache
+// (DeepHaloKernel::runTiled, tiles TY x TZ, 0: the runtime's), and prints both.
+//
 //===----------------------------------------------------------------------===//
 #include <stencilc/KernelData.h>
+#include <stencilc/mpi/DeepHaloKernel.h>
 #include <stencilc/mpi/DistributedKernel.h>
 
 #include <algorithm>
@@ -33,6 +40,8 @@ struct Options {
   Extent size{256, 256, 256};
   Variant variant = Variant::Naive;
   int steps = 10, rounds = 3;
+  int stepsPerExchange = 1;
+  int tileY = 0, tileZ = 0;
 };
 
 [[noreturn]] void fail(int rank, const std::string &message) {
@@ -76,11 +85,19 @@ Options parse(int argc, char **argv, int rank) {
       o.steps = std::atoi(value().c_str());
     else if (arg == "--rounds")
       o.rounds = std::atoi(value().c_str());
-    else
+    else if (arg == "--steps-per-exchange")
+      o.stepsPerExchange = std::atoi(value().c_str());
+    else if (arg == "--tiles") {
+      const std::string v = value();
+      char tail = 0;
+      if (std::sscanf(v.c_str(), "%dx%d%c", &o.tileY, &o.tileZ, &tail) != 2 || o.tileY < 0 ||
+          o.tileZ < 0)
+        fail(rank, "--tiles: expected TYxTZ (0 or more each), got '" + v + "'");
+    } else
       fail(rank, "unknown option " + arg);
   }
-  if (o.steps < 1 || o.rounds < 1)
-    fail(rank, "--steps and --rounds must be at least 1");
+  if (o.steps < 1 || o.rounds < 1 || o.stepsPerExchange < 1)
+    fail(rank, "--steps, --rounds and --steps-per-exchange must be at least 1");
   return o;
 }
 
@@ -90,6 +107,54 @@ double median(std::vector<double> v) {
 }
 
 } // namespace
+
+/// T steps per exchange: whole-box steps against rounds tiled for the cache.
+void deepHalo(const Options &o, const KernelInfo &info, const mpi::Decomposition &d,
+              KernelData &data, const RunOptions &options, int rank) {
+  mpi::DeepHaloKernel kernel(info, d);
+  const TimeTiling tiling{o.stepsPerExchange, 0, o.tileY, o.tileZ};
+  auto timeSteps = [&](bool tiled) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double halo0 = kernel.haloSeconds(), t0 = MPI_Wtime();
+    ErasedArgs a = data.args();
+    if (tiled)
+      kernel.runTiled(a, o.steps, tiling, options);
+    else
+      kernel.run(a, o.steps, options);
+    for (int s = 0; s < o.steps; ++s)
+      data.rotate();
+    double seconds = (MPI_Wtime() - t0) / o.steps, halo = (kernel.haloSeconds() - halo0) / o.steps;
+    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return std::pair{seconds, halo};
+  };
+  timeSteps(false); // warm-up: first touch, caches
+  std::vector<double> whole, tiled, haloWhole, haloTiled;
+  for (int round = 0; round < o.rounds; ++round) {
+    auto [a, ha] = timeSteps(round % 2 == 1);
+    auto [b, hb] = timeSteps(round % 2 == 0);
+    (round % 2 ? tiled : whole).push_back(a);
+    (round % 2 ? haloTiled : haloWhole).push_back(ha);
+    (round % 2 ? whole : tiled).push_back(b);
+    (round % 2 ? haloWhole : haloTiled).push_back(hb);
+  }
+  if (rank == 0) {
+    const double points = double(o.size.nx) * o.size.ny * o.size.nz;
+    const char *threads = std::getenv("OMP_NUM_THREADS");
+    std::printf(
+        "{\"kernel\": \"%s\", \"variant\": \"%s\", \"size\": [%d, %d, %d], \"ranks\": "
+        "\"%s\", \"threads_per_rank\": \"%s\", \"steps\": %d, \"rounds\": %d,\n"
+        " \"steps_per_exchange\": %d, \"tiles\": [%d, %d], \"sends_per_exchange_rank0\": %d,\n"
+        " \"seconds_per_step\": %.6f, \"gpts_per_s\": %.4f, \"halo_seconds_per_step\": %.6f,\n"
+        " \"tiled_seconds_per_step\": %.6f, \"tiled_gpts_per_s\": %.4f, "
+        "\"tiled_halo_seconds_per_step\": %.6f, \"tiled_gain\": %.3f}\n",
+        info.name, variantName(o.variant), o.size.nx, o.size.ny, o.size.nz,
+        mpi::rankGridText(d.ranks(), info.dims).c_str(), threads ? threads : "default", o.steps,
+        o.rounds, o.stepsPerExchange, o.tileY, o.tileZ, kernel.sendsPerExchange(), median(whole),
+        points / median(whole) * 1e-9, median(haloWhole), median(tiled),
+        points / median(tiled) * 1e-9, median(haloTiled), median(whole) / median(tiled));
+  }
+}
 
 /// The benchmark proper; everything MPI it makes is gone when it returns.
 void benchmark(int argc, char **argv) {
@@ -112,13 +177,14 @@ void benchmark(int argc, char **argv) {
   std::unique_ptr<mpi::Decomposition> d;
   try {
     d = std::make_unique<mpi::Decomposition>(MPI_COMM_WORLD, info->dims, o.size, mpi::haloOf(*info),
-                                             grid);
+                                             grid, o.stepsPerExchange);
   } catch (const mpi::DecompositionError &e) {
     fail(rank, e.what());
   }
   const Extent local = d->local();
   // In place, as the wave example and production runs keep two levels.
-  KernelData data(*info, GridShape{info->dims, local.nx, local.ny, local.nz, info->radius},
+  const int halo = info->radius * o.stepsPerExchange;
+  KernelData data(*info, GridShape{info->dims, local.nx, local.ny, local.nz, halo},
                   /*tableColumns=*/902, /*inPlace=*/true);
   for (size_t f = 0; f < info->fields.size(); ++f)
     std::visit(
@@ -136,9 +202,13 @@ void benchmark(int argc, char **argv) {
       for (int c = 0; c < table.cols(); ++c)
         table(r, c) = 0.01f;
   }
-  mpi::DistributedKernel kernel(*info, *d);
   RunOptions options;
   options.variant = o.variant;
+  if (o.stepsPerExchange > 1) {
+    deepHalo(o, *info, *d, data, options, rank);
+    return;
+  }
+  mpi::DistributedKernel kernel(*info, *d);
 
   auto timeSteps = [&](bool overlap) {
     MPI_Barrier(MPI_COMM_WORLD);

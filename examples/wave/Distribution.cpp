@@ -79,11 +79,11 @@ void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &option
     throw std::logic_error("Distribution::step: built for several steps per exchange (runSteps)");
   impl_->step->step(args, options, impl_->overlap);
 }
-void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
-                            const rt::AfterBox &afterBox) {
+void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::TimeTiling &tiling,
+                            const rt::RunOptions &options, const rt::AfterBox &afterBox) {
   if (!impl_->steps)
     throw std::logic_error("Distribution::runSteps: built for one step per exchange (step)");
-  impl_->steps->run(args, count, options, afterBox);
+  impl_->steps->runTiled(args, count, tiling, options, afterBox);
 }
 double Distribution::haloSeconds() const {
   return impl_->step ? impl_->step->haloSeconds() : impl_->steps->haloSeconds();
@@ -204,15 +204,10 @@ int Distribution::halo(int radius) const { return radius; }
 void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
   impl_->kernel.run(args, options);
 }
-void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
-                            const rt::AfterBox &afterBox) {
-  // One process holds the whole grid: single steps, nothing to exchange.
-  for (int s = 0; s < count; ++s) {
-    impl_->kernel.run(args, options);
-    if (afterBox)
-      afterBox(s, rt::wholeBox(args.extent), args);
-    rt::rotateTimeLevels(impl_->kernel, args);
-  }
+void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::TimeTiling &tiling,
+                            const rt::RunOptions &options, const rt::AfterBox &afterBox) {
+  // One process holds the whole grid: tiled for the cache, nothing to exchange.
+  rt::runTimeTiled(impl_->kernel, args, count, tiling, options, afterBox);
 }
 double Distribution::haloSeconds() const { return 0; }
 void Distribution::synchronize() const {}

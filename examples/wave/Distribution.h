@@ -50,12 +50,13 @@ public:
   /// ranks. Only with one step per exchange.
   void step(const rt::ErasedArgs &args, const rt::RunOptions &options);
   /// `count` steps of `kernel` on this process's grids (their halo halo(kernel.radius)
-  /// deep), one halo exchange per T steps (rt::mpi::DeepHaloKernel); `afterBox`
-  /// is called after each step with the box it computed, in the grids'
+  /// deep), one halo exchange per T steps (rt::mpi::DeepHaloKernel), each round
+  /// of T steps tiled for the cache with the tiles of `tiling` (its depth is T);
+  /// `afterBox` is called after each step on each tile's box, in the grids'
   /// coordinates (it may reach into the halo). `args` are rotated `count` times.
   /// Only with T > 1 steps per exchange.
-  void runSteps(rt::ErasedArgs &args, int count, const rt::RunOptions &options,
-                const rt::AfterBox &afterBox);
+  void runSteps(rt::ErasedArgs &args, int count, const rt::TimeTiling &tiling,
+                const rt::RunOptions &options, const rt::AfterBox &afterBox);
   double haloSeconds() const;
 
   // Collectives: every process calls them with its own part.

@@ -283,8 +283,9 @@ int run() {
       fmt::print("wave: {} ({} halo exchange overlapped with the interior)\n", dist.describe(),
                  overlapOption && tiling.depth == 1 ? "every" : "no");
     if (tiling.depth > 1 && dist.ranks() > 1)
-      fmt::print("wave: {} steps per halo exchange, over a halo {} points deep\n", tiling.depth,
-                 halo);
+      fmt::print("wave: {} steps per halo exchange, over a halo {} points deep, time tiles {} x {} "
+                 "(y x z; 0: the runtime's)\n",
+                 tiling.depth, halo, tiling.tileY, tiling.tileZ);
     else if (tiling.depth > 1)
       fmt::print("wave: {} steps per pass over memory, time tiles {} x {} (y x z; 0: the "
                  "runtime's), from {}\n",
@@ -359,7 +360,7 @@ int run() {
       Propagator::StepRunner runner;
       if (dist.ranks() > 1)
         runner = [&](rt::ErasedArgs &args, int count, const rt::AfterBox &afterBox) {
-          dist.runSteps(args, count, runOptions, afterBox);
+          dist.runSteps(args, count, tiling, runOptions, afterBox);
         };
       propagator->stepTimeTiled(
           taken, tiling,

@@ -7,7 +7,8 @@
 // equals the same steps in one process bit for bit, for acoustic_iso8 and
 // ete37 in float, in place and not, with outputs poisoned (NaN) first and
 // sources added after each step inside a subdomain, on a rank boundary and in
-// the part of a neighbour's halo that only the grown boxes compute.
+// the part of a neighbour's halo that only the grown boxes compute; each round
+// whole-box steps, and (DeepHaloKernel::runTiled) tiled for the cache.
 //
 //===----------------------------------------------------------------------===//
 #include "DistributedSupport.h"
@@ -125,20 +126,32 @@ void expectOneProcessBits(const Check &c) {
     for (const RankGrid &ranks : fitting) {
       const mpi::Decomposition d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(info), ranks, steps);
       const Extent local = d.local();
-      KernelData part(info, GridShape{3, local.nx, local.ny, local.nz, info.radius * steps},
-                      tableColumns(), c.inPlace);
-      scatter(initial, part, d.owned());
-      mpi::DeepHaloKernel kernel(info, d);
-      ErasedArgs a = part.args();
-      kernel.run(a, kSteps, options, [&](int step, const Box &box, const ErasedArgs &args) {
-        addSources(args.fields[size_t(out)], box, d.owned(), step);
-      });
-      for (int step = 0; step < kSteps; ++step)
-        part.rotate();
-      long long mine = differences(one, part, d.owned()), all = 0;
-      MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-      EXPECT_EQ(all, 0) << info.name << " " << variantName(c.variant) << " T = " << steps << " on "
-                        << mpi::rankGridText(ranks.ranks, 3) << (c.inPlace ? ", in place" : "");
+      // Each round whole-box steps, then tiled for the cache: tiles of 5 x 4
+      // (y, z) with whole rows, and of 7 x 6 x 5, multiples of nothing here.
+      const TimeTiling untiled{0, 0, 0, 0};
+      for (const TimeTiling &tiling :
+           {untiled, TimeTiling{steps, 0, 5, 4}, TimeTiling{steps, 7, 6, 5}}) {
+        KernelData part(info, GridShape{3, local.nx, local.ny, local.nz, info.radius * steps},
+                        tableColumns(), c.inPlace);
+        scatter(initial, part, d.owned());
+        mpi::DeepHaloKernel kernel(info, d);
+        ErasedArgs a = part.args();
+        const AfterBox sources = [&](int step, const Box &box, const ErasedArgs &args) {
+          addSources(args.fields[size_t(out)], box, d.owned(), step);
+        };
+        if (tiling.depth == 0)
+          kernel.run(a, kSteps, options, sources);
+        else
+          kernel.runTiled(a, kSteps, tiling, options, sources);
+        for (int step = 0; step < kSteps; ++step)
+          part.rotate();
+        long long mine = differences(one, part, d.owned()), all = 0;
+        MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        EXPECT_EQ(all, 0) << info.name << " " << variantName(c.variant) << " T = " << steps
+                          << " on " << mpi::rankGridText(ranks.ranks, 3)
+                          << (c.inPlace ? ", in place" : "") << ", tiles " << tiling.tileX << " x "
+                          << tiling.tileY << " x " << tiling.tileZ;
+      }
     }
   }
 }
@@ -152,6 +165,41 @@ TEST(DeepHalo, StepsPerExchangeMatchSingleStepsOfOneProcessBitForBit) {
     expectOneProcessBits({*info, /*inPlace=*/false, Variant::Naive});
     expectOneProcessBits({*info, /*inPlace=*/true, Variant::Planes});
   }
+}
+
+/// A round is one pass of the cache tiles: tiles of another depth, a region
+/// and negative tiles are refused, naming the kernel and the values.
+TEST(DeepHalo, RefusesTilesThatDoNotFitTheRounds) {
+  const KernelInfo *info = findKernel("acoustic_iso8_f32");
+  ASSERT_NE(info, nullptr);
+  const mpi::Decomposition d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(*info), {{worldSize(), 1, 1}},
+                             2);
+  const Extent local = d.local();
+  KernelData part(*info, GridShape{3, local.nx, local.ny, local.nz, info->radius * 2},
+                  tableColumns(), /*inPlace=*/true);
+  mpi::DeepHaloKernel kernel(*info, d);
+  ErasedArgs a = part.args();
+  auto message = [&](const TimeTiling &tiling, RunOptions options) {
+    try {
+      kernel.runTiled(a, 2, tiling, options);
+    } catch (const KernelError &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({3, 0, 8, 8}, {}),
+            "acoustic_iso8_f32: time tiles of depth 3 in rounds of 2 steps per exchange (a round "
+            "is one pass: they must be equal)");
+  EXPECT_EQ(message({2, 0, -1, 8}, {})
+                .rfind("acoustic_iso8_f32: time tiling of depth 2 with "
+                       "tiles 0 x -1 x 8",
+                       0),
+            0u);
+  RunOptions withRegion;
+  withRegion.region = Box{0, 0, 0, 1, 1, 1};
+  EXPECT_EQ(message({2, 0, 8, 8}, withRegion),
+            "acoustic_iso8_f32: a deep-halo run computes the boxes of its steps; it takes no "
+            "region");
 }
 
 /// Step k of a round computes the owned box grown by (T − 1 − k) reaches on

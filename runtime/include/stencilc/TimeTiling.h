@@ -77,7 +77,9 @@ struct TileIndex {
   int a = 0, b = 0, c = 0; ///< along x, y, z
 };
 
-/// The boxes of a time-tiled pass of `depth` steps over `extent`.
+/// The boxes of a time-tiled pass of `depth` steps over `extent`, or over
+/// nested boxes, one per level (a deep-halo round under MPI: each step's box
+/// the next one's grown by the reach, mpi/DeepHaloKernel.h).
 ///
 /// Tiles on one anti-diagonal (a + b + c = d) neither write what another
 /// reads nor write the same points, so they may run concurrently once the
@@ -86,32 +88,55 @@ class TimeTileSchedule {
 public:
   /// Tile extents are clamped to [1, extent]; 0 or less means the whole axis.
   TimeTileSchedule(const Extent &extent, TimeSkew skew, int depth, int tileX, int tileY, int tileZ)
-      : extent_(extent), depth_(std::max(1, depth)), tileX_(clampTile(tileX, extent.nx)),
-        tileY_(clampTile(tileY, extent.ny)), tileZ_(clampTile(tileZ, extent.nz)) {
+      : TimeTileSchedule(std::vector<Box>(size_t(std::max(1, depth)), wholeBox(extent)), skew,
+                         tileX, tileY, tileZ) {}
+
+  /// Level l computes `levels[l]`; each box must lie inside the one before
+  /// it, and the tiles are laid from the corner of the first. A level's box
+  /// grown by the skew must lie inside the box before it (or end where that
+  /// one does, at a boundary nothing beyond is computed), as the reads of
+  /// level l + 1 need; `scheduleViolation` checks that too.
+  TimeTileSchedule(std::vector<Box> levels, TimeSkew skew, int tileX, int tileY, int tileZ)
+      : levels_(std::move(levels)) {
+    if (levels_.empty())
+      throw std::invalid_argument("a time-tile schedule needs at least one level");
+    for (size_t l = 1; l < levels_.size(); ++l)
+      if (!inside(levels_[l], levels_[l - 1]))
+        throw std::invalid_argument("level " + std::to_string(l) + "'s box " + boxText(levels_[l]) +
+                                    " is not inside level " + std::to_string(l - 1) + "'s " +
+                                    boxText(levels_[l - 1]));
+    const Box &first = levels_.front();
+    const int nx = first.x1 - first.x0, ny = first.y1 - first.y0, nz = first.z1 - first.z0;
+    tileX_ = clampTile(tileX, nx);
+    tileY_ = clampTile(tileY, ny);
+    tileZ_ = clampTile(tileZ, nz);
     // An axis one tile spans whole needs no skew: every level of it is in
     // that tile. Skewing it anyway would cut slivers s points wide off every
     // level (along x: rows too short to vectorise).
-    skew_.x = tileX_ < extent.nx ? skew.x : 0;
-    skew_.y = tileY_ < extent.ny ? skew.y : 0;
-    skew_.z = tileZ_ < extent.nz ? skew.z : 0;
+    skew_.x = tileX_ < nx ? skew.x : 0;
+    skew_.y = tileY_ < ny ? skew.y : 0;
+    skew_.z = tileZ_ < nz ? skew.z : 0;
     // Enough tiles that the last level, shifted by (depth - 1) s, still
-    // reaches the far end of the grid.
-    tilesX_ = tilesAlong(extent.nx, skew_.x, tileX_);
-    tilesY_ = tilesAlong(extent.ny, skew_.y, tileY_);
-    tilesZ_ = tilesAlong(extent.nz, skew_.z, tileZ_);
+    // reaches the far end of the first level's box.
+    tilesX_ = tilesAlong(nx, skew_.x, tileX_);
+    tilesY_ = tilesAlong(ny, skew_.y, tileY_);
+    tilesZ_ = tilesAlong(nz, skew_.z, tileZ_);
   }
 
-  int depth() const { return depth_; }
+  int depth() const { return int(levels_.size()); }
   int tiles() const { return tilesX_ * tilesY_ * tilesZ_; }
   int diagonals() const { return tilesX_ + tilesY_ + tilesZ_ - 2; }
+  /// The points level `level` computes, over all tiles.
+  const Box &levelBox(int level) const { return levels_[size_t(level)]; }
 
   /// Level `level` (0: the first step of the pass) of tile t, clipped to the
-  /// grid; may be empty near the grid's low faces.
+  /// level's box; may be empty near the box's low faces.
   Box box(const TileIndex &t, int level) const {
+    const Box &first = levels_.front(), &clip = levels_[size_t(level)];
     Box out;
-    std::tie(out.x0, out.x1) = range(t.a, tileX_, skew_.x, level, extent_.nx);
-    std::tie(out.y0, out.y1) = range(t.b, tileY_, skew_.y, level, extent_.ny);
-    std::tie(out.z0, out.z1) = range(t.c, tileZ_, skew_.z, level, extent_.nz);
+    std::tie(out.x0, out.x1) = range(t.a, tileX_, skew_.x, level, first.x0, clip.x0, clip.x1);
+    std::tie(out.y0, out.y1) = range(t.b, tileY_, skew_.y, level, first.y0, clip.y0, clip.y1);
+    std::tie(out.z0, out.z1) = range(t.c, tileZ_, skew_.z, level, first.z0, clip.z0, clip.z1);
     return out;
   }
 
@@ -129,38 +154,52 @@ public:
 
 private:
   static int clampTile(int tile, int n) { return tile <= 0 ? std::max(1, n) : std::min(tile, n); }
-  int tilesAlong(int n, int skew, int tile) const {
-    return (n + (depth_ - 1) * skew + tile - 1) / tile;
+  static bool inside(const Box &b, const Box &in) {
+    return b.x0 >= in.x0 && b.x1 <= in.x1 && b.y0 >= in.y0 && b.y1 <= in.y1 && b.z0 >= in.z0 &&
+           b.z1 <= in.z1;
   }
-  std::pair<int, int> range(int index, int tile, int skew, int level, int n) const {
-    const int shift = level * skew;
-    return {std::clamp(index * tile - shift, 0, n), std::clamp((index + 1) * tile - shift, 0, n)};
+  static std::string boxText(const Box &b) {
+    return "[" + std::to_string(b.x0) + ", " + std::to_string(b.x1) + ") x [" +
+           std::to_string(b.y0) + ", " + std::to_string(b.y1) + ") x [" + std::to_string(b.z0) +
+           ", " + std::to_string(b.z1) + ")";
+  }
+  int tilesAlong(int n, int skew, int tile) const {
+    return (n + (depth() - 1) * skew + tile - 1) / tile;
+  }
+  /// Tile `index` along an axis at `level`, tiles laid from `origin`, clipped to [lo, hi).
+  static std::pair<int, int> range(int index, int tile, int skew, int level, int origin, int lo,
+                                   int hi) {
+    const int start = origin + index * tile - level * skew;
+    return {std::clamp(start, lo, hi), std::clamp(start + tile, lo, hi)};
   }
 
-  Extent extent_;
+  std::vector<Box> levels_;
   TimeSkew skew_; ///< per axis: the kernel's, or 0 where one tile spans the axis
-  int depth_;
-  int tileX_, tileY_, tileZ_;
+  int tileX_ = 1, tileY_ = 1, tileZ_ = 1;
   int tilesX_ = 0, tilesY_ = 0, tilesZ_ = 0;
 };
 
 /// Checks, point by point, that `schedule` computes every level of every
-/// point once, in order, after the previous level within the skew and before
+/// point of its level's box once, in order, after the previous level within the skew and before
 /// any of it is overwritten (the kernels run in place: level l + 2 overwrites
 /// level l), diagonal by diagonal; and that no tile of a diagonal writes a
 /// point another tile of it reads or writes. Returns an empty string, or the
 /// first violation. For tests: O(points x depth x (2 s + 1)^3).
-inline std::string scheduleViolation(const TimeTileSchedule &schedule, const Extent &extent,
-                                     TimeSkew skew) {
+inline std::string scheduleViolation(const TimeTileSchedule &schedule, TimeSkew skew) {
+  // Points are those of the first level's box; beyond it is the boundary (or
+  // what a deep-halo round does not compute), which no level reads in place.
+  const Box &all = schedule.levelBox(0);
+  const Extent extent{all.x1 - all.x0, all.y1 - all.y0, all.z1 - all.z0};
   const size_t points = size_t(extent.nx) * size_t(extent.ny) * size_t(extent.nz);
   auto index = [&](int x, int y, int z) {
-    return (size_t(z) * size_t(extent.ny) + size_t(y)) * size_t(extent.nx) + size_t(x);
+    return (size_t(z - all.z0) * size_t(extent.ny) + size_t(y - all.y0)) * size_t(extent.nx) +
+           size_t(x - all.x0);
   };
   auto where = [](int x, int y, int z) {
     return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
   };
   auto inGrid = [&](int x, int y, int z) {
-    return x >= 0 && x < extent.nx && y >= 0 && y < extent.ny && z >= 0 && z < extent.nz;
+    return x >= all.x0 && x < all.x1 && y >= all.y0 && y < all.y1 && z >= all.z0 && z < all.z1;
   };
   // done[p]: how many levels of the pass point p holds. Level l needs l done
   // at p (level l - 1 there, level l - 2 still in the storage it overwrites)
@@ -239,12 +278,19 @@ inline std::string scheduleViolation(const TimeTileSchedule &schedule, const Ext
               ++done[index(x, y, z)];
       }
   }
-  for (int z = 0; z < extent.nz; ++z)
-    for (int y = 0; y < extent.ny; ++y)
-      for (int x = 0; x < extent.nx; ++x)
-        if (done[index(x, y, z)] != schedule.depth())
+  // Each point holds the levels whose boxes hold it (nested: a prefix of them).
+  for (int z = all.z0; z < all.z1; ++z)
+    for (int y = all.y0; y < all.y1; ++y)
+      for (int x = all.x0; x < all.x1; ++x) {
+        int levels = 0;
+        for (int l = 0; l < schedule.depth(); ++l) {
+          const Box &b = schedule.levelBox(l);
+          levels += x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1 && z >= b.z0 && z < b.z1;
+        }
+        if (done[index(x, y, z)] != levels)
           return where(x, y, z) + " has " + std::to_string(done[index(x, y, z)]) + " of " +
-                 std::to_string(schedule.depth()) + " levels";
+                 std::to_string(levels) + " levels";
+      }
   return {};
 }
 
@@ -310,6 +356,69 @@ using BoxRun = std::function<void(const ErasedArgs &args, const Box &box)>;
 /// (CPU kernels) or one after another (launches through one CUDA stream).
 enum class TileConcurrency { Threads, Serial };
 
+/// Runs every (tile, level) box of `schedule` through `runLevelBox(level,
+/// box)`: diagonal by diagonal, the tiles of a diagonal on concurrent OpenMP
+/// threads (Threads) or in order (Serial), each tile's levels in order. An
+/// exception from a box is rethrown as KernelError after the pass.
+inline void runTimeTilePass(const TimeTileSchedule &schedule,
+                            const std::function<void(int level, const Box &box)> &runLevelBox,
+                            TileConcurrency concurrency = TileConcurrency::Threads) {
+  [[maybe_unused]] const bool threads = concurrency == TileConcurrency::Threads;
+  const int depth = schedule.depth();
+  // Exceptions may not leave an OpenMP region.
+  std::string failure;
+  // clang-format takes the pragma macros for statements.
+  // clang-format off
+STENCILC_TIME_TILING_OMP(omp parallel if(threads))
+  for (int d = 0; d < schedule.diagonals(); ++d) {
+    const std::vector<TileIndex> tiles = schedule.diagonal(d);
+STENCILC_TIME_TILING_OMP(omp for schedule(dynamic, 1))
+    for (size_t t = 0; t < tiles.size(); ++t)
+      for (int level = 0; level < depth; ++level) {
+        const Box box = schedule.box(tiles[t], level);
+        if (box.empty())
+          continue;
+        try {
+          runLevelBox(level, box);
+        } catch (const std::exception &e) {
+STENCILC_TIME_TILING_OMP(omp critical(stencilc_time_tiling_failure))
+          if (failure.empty())
+            failure = e.what();
+        }
+      }
+  }
+  // clang-format on
+  if (!failure.empty())
+    throw KernelError(failure);
+}
+
+/// `args` rotated 0, 1, ..., depth - 1 times: the arguments of each step of a pass.
+inline std::vector<ErasedArgs> passLevels(const KernelInfo &kernel, const ErasedArgs &args,
+                                          int depth) {
+  std::vector<ErasedArgs> levels(size_t(depth), args);
+  for (int l = 1; l < depth; ++l) {
+    levels[size_t(l)] = levels[size_t(l - 1)];
+    rotateTimeLevels(kernel, levels[size_t(l)]);
+  }
+  return levels;
+}
+
+/// Throws KernelError naming `kernel` unless `tiling` has a depth of at
+/// least 1 and no negative tile.
+inline void requireTiling(const KernelInfo &kernel, const TimeTiling &tiling) {
+  if (tiling.depth < 1 || tiling.tileX < 0 || tiling.tileY < 0 || tiling.tileZ < 0)
+    throw KernelError(std::string(kernel.name) + ": time tiling of depth " +
+                      std::to_string(tiling.depth) + " with tiles " + std::to_string(tiling.tileX) +
+                      " x " + std::to_string(tiling.tileY) + " x " + std::to_string(tiling.tileZ) +
+                      " (the depth must be at least 1, the tiles 0 or more)");
+}
+
+/// The tile extents `tiling` asks for, with 0 in y and z replaced by the defaults.
+inline std::tuple<int, int, int> tilesOf(const KernelInfo &kernel, const TimeTiling &tiling) {
+  return {tiling.tileX, tiling.tileY > 0 ? tiling.tileY : kDefaultTileY,
+          kernel.dims == 3 ? (tiling.tileZ > 0 ? tiling.tileZ : kDefaultTileZ) : 1};
+}
+
 /// Runs `steps` steps of `kernel` on `args` in passes of `tiling.depth` steps,
 /// each (tile, level) box one call of `runBox`. On return `args` are rotated
 /// `steps` times, as after `steps` pairs of run and rotate, and the results
@@ -322,53 +431,22 @@ inline void runTimeTiledBoxes(const KernelInfo &kernel, ErasedArgs &args, int st
   const std::string name = kernel.name;
   if (steps < 0)
     throw KernelError(name + ": " + std::to_string(steps) + " time steps");
-  if (tiling.depth < 1 || tiling.tileX < 0 || tiling.tileY < 0 || tiling.tileZ < 0)
-    throw KernelError(name + ": time tiling of depth " + std::to_string(tiling.depth) +
-                      " with tiles " + std::to_string(tiling.tileX) + " x " +
-                      std::to_string(tiling.tileY) + " x " + std::to_string(tiling.tileZ) +
-                      " (the depth must be at least 1, the tiles 0 or more)");
+  requireTiling(kernel, tiling);
   requireTimeTileable(kernel, args);
   const TimeSkew skew = timeSkewOf(kernel);
-  const int tileY = tiling.tileY > 0 ? tiling.tileY : kDefaultTileY;
-  const int tileZ = kernel.dims == 3 ? (tiling.tileZ > 0 ? tiling.tileZ : kDefaultTileZ) : 1;
-  [[maybe_unused]] const bool threads = concurrency == TileConcurrency::Threads;
+  const auto [tileX, tileY, tileZ] = tilesOf(kernel, tiling);
   for (int done = 0; done < steps;) {
     const int depth = std::min(tiling.depth, steps - done);
-    // The arguments of each step of the pass, rotated step by step.
-    std::vector<ErasedArgs> levelArgs(size_t(depth), args);
-    for (int l = 1; l < depth; ++l) {
-      levelArgs[size_t(l)] = levelArgs[size_t(l - 1)];
-      rotateTimeLevels(kernel, levelArgs[size_t(l)]);
-    }
-    const TimeTileSchedule schedule(args.extent, skew, depth, tiling.tileX, tileY, tileZ);
-    // A kernel error in a thread is rethrown after the pass (exceptions may
-    // not leave an OpenMP region).
-    std::string failure;
-    // clang-format takes the pragma macros for statements.
-    // clang-format off
-STENCILC_TIME_TILING_OMP(omp parallel if(threads))
-    for (int d = 0; d < schedule.diagonals(); ++d) {
-      const std::vector<TileIndex> tiles = schedule.diagonal(d);
-STENCILC_TIME_TILING_OMP(omp for schedule(dynamic, 1))
-      for (size_t t = 0; t < tiles.size(); ++t)
-        for (int level = 0; level < depth; ++level) {
-          const Box box = schedule.box(tiles[t], level);
-          if (box.empty())
-            continue;
-          try {
-            runBox(levelArgs[size_t(level)], box);
-            if (afterBox)
-              afterBox(done + level, box, levelArgs[size_t(level)]);
-          } catch (const std::exception &e) {
-STENCILC_TIME_TILING_OMP(omp critical(stencilc_time_tiling_failure))
-            if (failure.empty())
-              failure = e.what();
-          }
-        }
-    }
-    // clang-format on
-    if (!failure.empty())
-      throw KernelError(failure);
+    const std::vector<ErasedArgs> levelArgs = passLevels(kernel, args, depth);
+    const TimeTileSchedule schedule(args.extent, skew, depth, tileX, tileY, tileZ);
+    runTimeTilePass(
+        schedule,
+        [&](int level, const Box &box) {
+          runBox(levelArgs[size_t(level)], box);
+          if (afterBox)
+            afterBox(done + level, box, levelArgs[size_t(level)]);
+        },
+        concurrency);
     args = levelArgs[size_t(depth - 1)];
     rotateTimeLevels(kernel, args);
     done += depth;

@@ -122,6 +122,65 @@ void DeepHaloKernel::run(ErasedArgs &local, int steps, const RunBox &runBox,
   }
 }
 
+void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling,
+                              RunOptions options, const AfterBox &afterBox) {
+  if (options.region)
+    throw KernelError(std::string(info_.name) +
+                      ": a deep-halo run computes the boxes of its steps; it takes no region");
+  runTiled(
+      local, steps, tiling,
+      [&](const ErasedArgs &args, const Box &box) {
+        RunOptions boxOptions = options;
+        boxOptions.region = box;
+        info_.run(args, boxOptions);
+      },
+      afterBox);
+}
+
+void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling,
+                              const RunBox &runBox, const AfterBox &afterBox) {
+  const std::string name = info_.name;
+  if (steps < 0)
+    throw KernelError(name + ": " + std::to_string(steps) + " time steps");
+  requireTiling(info_, tiling);
+  if (tiling.depth != steps_)
+    throw KernelError(name + ": time tiles of depth " + std::to_string(tiling.depth) +
+                      " in rounds of " + std::to_string(steps_) +
+                      " steps per exchange (a round is one pass: they must be equal)");
+  requireTimeTileable(info_, local);
+  const TimeSkew skew = timeSkewOf(info_);
+  const auto [tileX, tileY, tileZ] = tilesOf(info_, tiling);
+  for (int done = 0; done < steps;) {
+    const int length = std::min(steps_, steps - done);
+    // The tiles are laid over the first step's box, the largest; the kernel
+    // sees the arguments from its corner, where every step box lies inside.
+    const Box first = stepBox(0, length);
+    std::vector<Box> levels;
+    for (int k = 0; k < length; ++k) {
+      const Box b = stepBox(k, length);
+      levels.push_back({b.x0 - first.x0, b.y0 - first.y0, b.z0 - first.z0, b.x1 - first.x0,
+                        b.y1 - first.y0, b.z1 - first.z0});
+    }
+    const std::vector<ErasedArgs> levelArgs = passLevels(info_, local, length);
+    std::vector<ErasedArgs> levelArgsAt;
+    for (const ErasedArgs &a : levelArgs)
+      levelArgsAt.push_back(argsAt(info_, a, first));
+    runTimeTilePass(TimeTileSchedule(levels, skew, tileX, tileY, tileZ),
+                    [&](int level, const Box &box) {
+                      runBox(levelArgsAt[size_t(level)], box);
+                      if (afterBox)
+                        afterBox(done + level,
+                                 Box{box.x0 + first.x0, box.y0 + first.y0, box.z0 + first.z0,
+                                     box.x1 + first.x0, box.y1 + first.y0, box.z1 + first.z0},
+                                 levelArgs[size_t(level)]);
+                    });
+    local = levelArgs[size_t(length - 1)];
+    rotateTimeLevels(info_, local);
+    exchange(local);
+    done += length;
+  }
+}
+
 void DeepHaloKernel::exchange(const ErasedArgs &local) {
   const double t0 = MPI_Wtime();
   exchanges_.start(local);

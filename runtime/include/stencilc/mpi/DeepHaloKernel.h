@@ -50,6 +50,19 @@ public:
   /// The same with any way of running the whole extent of argsAt's arguments.
   void run(ErasedArgs &local, int steps, const RunBox &runBox, const AfterBox &afterBox = {});
 
+  /// The same with each round's steps tiled for the cache as rt::runTimeTiled
+  /// tiles a pass (stencilc/TimeTiling.h): parallelogram tiles of
+  /// tiling.tileX x tileY x tileZ (0: as runTimeTiled) laid over the round's
+  /// step boxes, the tiles of a diagonal on the OpenMP threads, each (tile,
+  /// step) box one call of the kernel with `options` and then of `afterBox`
+  /// (that box, local coordinates). A round is one pass, so tiling.depth
+  /// must equal stepsPerExchange(). Bit-identical to run() above.
+  void runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling, RunOptions options,
+                const AfterBox &afterBox = {});
+  /// The same with any way of running a box of argsAt's arguments.
+  void runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling, const RunBox &runBox,
+                const AfterBox &afterBox = {});
+
   /// The box step `k` (0 to length − 1) of a round of `length` steps
   /// computes, in local coordinates: the owned box grown by how far a step
   /// reads the levels, times (length − 1 − k), on each side with a neighbour.
