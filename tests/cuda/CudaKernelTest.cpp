@@ -70,6 +70,9 @@ struct CudaKernel {
   bool twoStepLaunch; ///< kTwoStepLaunch
   void (*runTwoSteps)(const rt::ErasedArgs &, const std::vector<rt::ErasedField> &,
                       const TestLaunch &, const std::vector<kerneltest::StepAdd> &);
+  /// runErasedTwoSteps with the adds as given (none, or a count the vector cannot have).
+  void (*runTwoStepsWithAddCount)(const rt::ErasedArgs &, const std::vector<rt::ErasedField> &,
+                                  int addCount);
 };
 
 #define STENCILC_CUDA_ENTRY(name)                                                                  \
@@ -103,6 +106,10 @@ struct CudaKernel {
                for (const kerneltest::StepAdd &add : adds)                                         \
                  a.push_back({add.field, add.x, add.y, add.z, k::Real(add.value)});                \
                k::runErasedTwoSteps(e, second, o, a.data(), int(a.size()));                        \
+             },                                                                                    \
+             [](const rt::ErasedArgs &e, const std::vector<rt::ErasedField> &second, int count) {  \
+               namespace k = stencilc_kernels::name##_cuda;                                        \
+               k::runErasedTwoSteps(e, second, k::LaunchOptions{}, nullptr, count);                \
              }},
 
 const std::vector<CudaKernel> &allKernels() {
@@ -474,6 +481,19 @@ TEST(CudaTwoStepsRefused, SplitKernelsSharedStorageAndMissingOutputs) {
     std::vector<rt::ErasedField> missing = second;
     missing.back().origin = nullptr;
     EXPECT_NE(refusal(missing).find("is not set"), std::string::npos) << info.name;
+    // A negative count of first-step adds, or a positive one with no array.
+    rt::KernelData apart(info, shape, 902, /*inPlace=*/false);
+    for (int count : {-1, 2}) {
+      std::string why;
+      try {
+        kernel.runTwoStepsWithAddCount(apart.args(), second, count);
+      } catch (const rt::KernelError &e) {
+        why = e.what();
+      }
+      EXPECT_EQ(why,
+                std::string(info.name) + ": " + std::to_string(count) + " first-step adds at null")
+          << info.name;
+    }
   }
   EXPECT_GE(splits, 3);
   EXPECT_GE(shared, 3);
