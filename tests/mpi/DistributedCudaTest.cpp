@@ -3,7 +3,9 @@
 // Under `mpiexec -n N`: generated CUDA kernels (compiled against the CUDA
 // emulator) step a subdomain per rank in device memory, exchanging halos
 // through DeviceHaloExchange (device pack and unpack kernels, host staging),
-// and must give every rank's box of the one-rank device run bit for bit.
+// and must give every rank's box of the one-rank device run bit for bit:
+// one step per exchange (DistributedKernel), and T per exchange over a deep
+// halo (DeepHaloKernel), each round's steps whole and tiled.
 //
 //===----------------------------------------------------------------------===//
 #include "DistributedSupport.h"
@@ -12,6 +14,7 @@
 
 #include <stencilc/cuda/DeviceKernelData.h>
 #include <stencilc/cuda/mpi/DeviceHaloExchange.h>
+#include <stencilc/mpi/DeepHaloKernel.h>
 #include <stencilc/mpi/DistributedKernel.h>
 
 #include <gtest/gtest.h>
@@ -90,6 +93,69 @@ long long differing(const CudaKernel &k, int variant, const mpi::RankGrid &ranks
   return all;
 }
 
+/// Whether `info`'s levels only rotate, as a deep halo's rounds need.
+bool stepsInTime(const KernelInfo &info) {
+  KernelData data(info, GridShape{info.dims, 5, 5, info.dims == 3 ? 5 : 1, info.radius},
+                  tableColumns(), false);
+  try {
+    requireTimeTileable(info, data.args());
+  } catch (const KernelError &) {
+    return false;
+  }
+  return true;
+}
+
+/// Five steps of `k` on the whole grid and over a halo `steps` reaches deep,
+/// exchanged once per `steps` steps in device memory, each round's steps
+/// whole or (`tiled`) on cache tiles of 5 x 4 launched one after another; the
+/// points whose bits differ, summed over ranks, or -1 where the split does
+/// not fit the deep halo (on every rank alike).
+long long differingDeep(const CudaKernel &k, int variant, const mpi::RankGrid &ranks, int steps,
+                        bool tiled) {
+  const KernelInfo &info = k.info();
+  const Extent extent = info.dims == 3 ? Extent{21, 19, 17} : Extent{29, 23, 1};
+  constexpr int kSteps = 5;
+  std::unique_ptr<mpi::Decomposition> d;
+  try {
+    d = std::make_unique<mpi::Decomposition>(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info),
+                                             ranks, steps);
+  } catch (const mpi::DecompositionError &) {
+    return -1;
+  }
+  KernelData global(info, GridShape{info.dims, extent.nx, extent.ny, extent.nz, info.radius},
+                    tableColumns(), /*inPlace=*/false);
+  fillGlobal(global, false);
+  const Extent e = d->local();
+  KernelData part(info, GridShape{info.dims, e.nx, e.ny, e.nz, info.radius * steps}, tableColumns(),
+                  false);
+  scatter(global, part, d->owned());
+
+  cuda::DeviceKernelData deviceGlobal(global), devicePart(part);
+  for (int step = 0; step < kSteps; ++step) {
+    k.run(deviceGlobal.args(), variant, std::nullopt);
+    global.rotate();
+    deviceGlobal.remap();
+  }
+  mpi::DeepHaloKernel kernel(info, *d, &cuda::mpi::DeviceHaloExchange::make);
+  auto runBox = [&](const ErasedArgs &args, const Box &box) { k.run(args, variant, box); };
+  ErasedArgs a = devicePart.args();
+  if (tiled)
+    kernel.runTiled(a, kSteps, TimeTiling{steps, 0, 5, 4}, runBox, {}, TileConcurrency::Serial);
+  else
+    kernel.run(a, kSteps, runBox);
+  for (int step = 0; step < kSteps; ++step) {
+    part.rotate();
+    devicePart.remap();
+  }
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    deviceGlobal.download(int(f));
+    devicePart.download(int(f));
+  }
+  long long mine = differences(global, part, d->owned()), all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
 /// With STENCILC_MPI_DEVICE_BUFFERS set, MPI is handed the device buffers:
 /// the exchanges must say so, or the run would test the host path twice.
 TEST(DistributedCuda, UsesDeviceBuffersWhenAsked) {
@@ -121,6 +187,33 @@ TEST(DistributedCuda, DeviceGridsMatchTheOneRankRunBitForBit) {
             << info.name << " variant " << variant << " on "
             << mpi::rankGridText(ranks.ranks, info.dims);
   }
+}
+
+/// T = 2 and 3 steps per exchange over a deep halo on device grids, through
+/// DeviceHaloExchange, for every CUDA kernel whose levels only rotate, in its
+/// first and last variant, each round's steps whole and on cache tiles.
+TEST(DistributedCuda, DeepHaloDeviceGridsMatchTheOneRankRunBitForBit) {
+  const int n = worldSize();
+  int checked = 0;
+  for (const CudaKernel &k : kernels()) {
+    const KernelInfo &info = k.info();
+    if (!stepsInTime(info))
+      continue;
+    const mpi::RankGrid ranks =
+        info.dims == 3 ? mpi::RankGrid{{n, 1, 1}} : mpi::RankGrid{{1, n, 1}};
+    for (int steps : {2, 3})
+      for (int variant : {0, k.variants - 1})
+        for (bool tiled : {false, true}) {
+          const long long differing = differingDeep(k, variant, ranks, steps, tiled);
+          if (differing < 0)
+            continue; // the split is thinner than this deep halo
+          EXPECT_EQ(differing, 0) << info.name << " variant " << variant << " T = " << steps
+                                  << (tiled ? " tiled" : "") << " on "
+                                  << mpi::rankGridText(ranks.ranks, info.dims);
+          ++checked;
+        }
+  }
+  EXPECT_GT(checked, 0);
 }
 
 } // namespace

@@ -138,7 +138,8 @@ void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &ti
 }
 
 void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling,
-                              const RunBox &runBox, const AfterBox &afterBox) {
+                              const RunBox &runBox, const AfterBox &afterBox,
+                              TileConcurrency concurrency) {
   const std::string name = info_.name;
   if (steps < 0)
     throw KernelError(name + ": " + std::to_string(steps) + " time steps");
@@ -165,15 +166,17 @@ void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &ti
     std::vector<ErasedArgs> levelArgsAt;
     for (const ErasedArgs &a : levelArgs)
       levelArgsAt.push_back(argsAt(info_, a, first));
-    runTimeTilePass(TimeTileSchedule(levels, skew, tileX, tileY, tileZ),
-                    [&](int level, const Box &box) {
-                      runBox(levelArgsAt[size_t(level)], box);
-                      if (afterBox)
-                        afterBox(done + level,
-                                 Box{box.x0 + first.x0, box.y0 + first.y0, box.z0 + first.z0,
-                                     box.x1 + first.x0, box.y1 + first.y0, box.z1 + first.z0},
-                                 levelArgs[size_t(level)]);
-                    });
+    runTimeTilePass(
+        TimeTileSchedule(levels, skew, tileX, tileY, tileZ),
+        [&](int level, const Box &box) {
+          runBox(levelArgsAt[size_t(level)], box);
+          if (afterBox)
+            afterBox(done + level,
+                     Box{box.x0 + first.x0, box.y0 + first.y0, box.z0 + first.z0, box.x1 + first.x0,
+                         box.y1 + first.y0, box.z1 + first.z0},
+                     levelArgs[size_t(level)]);
+        },
+        concurrency);
     local = levelArgs[size_t(length - 1)];
     rotateTimeLevels(info_, local);
     exchange(local);

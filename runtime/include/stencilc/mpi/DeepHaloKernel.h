@@ -59,9 +59,12 @@ public:
   /// must equal stepsPerExchange(). Bit-identical to run() above.
   void runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling, RunOptions options,
                 const AfterBox &afterBox = {});
-  /// The same with any way of running a box of argsAt's arguments.
+  /// The same with any way of running a box of argsAt's arguments; CUDA
+  /// launches through one stream take the tiles of a diagonal in turn
+  /// (TileConcurrency::Serial).
   void runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling, const RunBox &runBox,
-                const AfterBox &afterBox = {});
+                const AfterBox &afterBox = {},
+                TileConcurrency concurrency = TileConcurrency::Threads);
 
   /// The box step `k` (0 to length − 1) of a round of `length` steps
   /// computes, in local coordinates: the owned box grown by how far a step
