@@ -108,25 +108,34 @@ double median(std::vector<double> v) {
 
 } // namespace
 
+/// Seconds per step of the `steps` steps `run` makes, and the halo seconds
+/// per step `kernel` counted meanwhile: the slowest rank's, which sets the step.
+template <typename Kernel, typename Run>
+std::pair<double, double> perStep(int steps, const Kernel &kernel, Run &&run) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double halo0 = kernel.haloSeconds(), t0 = MPI_Wtime();
+  run();
+  double seconds = (MPI_Wtime() - t0) / steps, halo = (kernel.haloSeconds() - halo0) / steps;
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return {seconds, halo};
+}
+
 /// T steps per exchange: whole-box steps against rounds tiled for the cache.
 void deepHalo(const Options &o, const KernelInfo &info, const mpi::Decomposition &d,
               KernelData &data, const RunOptions &options, int rank) {
   mpi::DeepHaloKernel kernel(info, d);
   const TimeTiling tiling{o.stepsPerExchange, 0, o.tileY, o.tileZ};
   auto timeSteps = [&](bool tiled) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double halo0 = kernel.haloSeconds(), t0 = MPI_Wtime();
-    ErasedArgs a = data.args();
-    if (tiled)
-      kernel.runTiled(a, o.steps, tiling, options);
-    else
-      kernel.run(a, o.steps, options);
-    for (int s = 0; s < o.steps; ++s)
-      data.rotate();
-    double seconds = (MPI_Wtime() - t0) / o.steps, halo = (kernel.haloSeconds() - halo0) / o.steps;
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return std::pair{seconds, halo};
+    return perStep(o.steps, kernel, [&] {
+      ErasedArgs a = data.args();
+      if (tiled)
+        kernel.runTiled(a, o.steps, tiling, options);
+      else
+        kernel.run(a, o.steps, options);
+      for (int s = 0; s < o.steps; ++s)
+        data.rotate();
+    });
   };
   timeSteps(false); // warm-up: first touch, caches
   std::vector<double> whole, tiled, haloWhole, haloTiled;
@@ -212,17 +221,12 @@ void benchmark(int argc, char **argv) {
   mpi::DistributedKernel kernel(*info, *d);
 
   auto timeSteps = [&](bool overlap) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double halo0 = kernel.haloSeconds(), t0 = MPI_Wtime();
-    for (int s = 0; s < o.steps; ++s) {
-      kernel.step(data.args(), options, overlap);
-      data.rotate();
-    }
-    double seconds = (MPI_Wtime() - t0) / o.steps, halo = (kernel.haloSeconds() - halo0) / o.steps;
-    // The slowest rank sets the step.
-    MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, &halo, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return std::pair{seconds, halo};
+    return perStep(o.steps, kernel, [&] {
+      for (int s = 0; s < o.steps; ++s) {
+        kernel.step(data.args(), options, overlap);
+        data.rotate();
+      }
+    });
   };
   timeSteps(true); // warm-up: first touch, caches
   std::vector<double> with, without, haloWith, haloWithout;
