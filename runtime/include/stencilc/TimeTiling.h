@@ -91,11 +91,12 @@ public:
       : TimeTileSchedule(std::vector<Box>(size_t(std::max(1, depth)), wholeBox(extent)), skew,
                          tileX, tileY, tileZ) {}
 
-  /// Level l computes `levels[l]`; each box must lie inside the one before
-  /// it, and the tiles are laid from the corner of the first. A level's box
-  /// grown by the skew must lie inside the box before it (or end where that
-  /// one does, at a boundary nothing beyond is computed), as the reads of
-  /// level l + 1 need; `scheduleViolation` checks that too.
+  /// Level l computes `levels[l]`; the tiles are laid from the corner of the
+  /// first box. Level l reads level l - 1 within the skew, so each box grown
+  /// by the skew must lie inside the one before it, except at faces the two
+  /// share (a boundary, beyond which nothing is computed). The constructor
+  /// checks that each box lies inside the one before (std::invalid_argument);
+  /// `scheduleViolation` checks the reads.
   TimeTileSchedule(std::vector<Box> levels, TimeSkew skew, int tileX, int tileY, int tileZ)
       : levels_(std::move(levels)) {
     if (levels_.empty())
@@ -179,11 +180,11 @@ private:
   int tilesX_ = 0, tilesY_ = 0, tilesZ_ = 0;
 };
 
-/// Checks, point by point, that `schedule` computes every level of every
-/// point of its level's box once, in order, after the previous level within the skew and before
-/// any of it is overwritten (the kernels run in place: level l + 2 overwrites
-/// level l), diagonal by diagonal; and that no tile of a diagonal writes a
-/// point another tile of it reads or writes. Returns an empty string, or the
+/// Checks, point by point, that `schedule` computes each level once at every
+/// point of that level's box, in order, after the previous level within the
+/// skew and before any of it is overwritten (the kernels run in place: level
+/// l + 2 overwrites level l), diagonal by diagonal; and that no tile of a
+/// diagonal writes a point another tile of it reads or writes. Returns an empty string, or the
 /// first violation. For tests: O(points x depth x (2 s + 1)^3).
 inline std::string scheduleViolation(const TimeTileSchedule &schedule, TimeSkew skew) {
   // Points are those of the first level's box; beyond it is the boundary (or
