@@ -42,6 +42,7 @@ struct Options {
   int steps = 10, rounds = 3;
   int stepsPerExchange = 1;
   int tileY = 0, tileZ = 0;
+  bool tilesGiven = false; ///< --tiles: only with T > 1 steps per exchange
 };
 
 [[noreturn]] void fail(int rank, const std::string &message) {
@@ -93,11 +94,14 @@ Options parse(int argc, char **argv, int rank) {
       if (std::sscanf(v.c_str(), "%dx%d%c", &o.tileY, &o.tileZ, &tail) != 2 || o.tileY < 0 ||
           o.tileZ < 0)
         fail(rank, "--tiles: expected TYxTZ (0 or more each), got '" + v + "'");
+      o.tilesGiven = true;
     } else
       fail(rank, "unknown option " + arg);
   }
   if (o.steps < 1 || o.rounds < 1 || o.stepsPerExchange < 1)
     fail(rank, "--steps, --rounds and --steps-per-exchange must be at least 1");
+  if (o.tilesGiven && o.stepsPerExchange == 1)
+    fail(rank, "--tiles: the cache tiles are for rounds of --steps-per-exchange 2 or more");
   return o;
 }
 
@@ -139,14 +143,12 @@ void deepHalo(const Options &o, const KernelInfo &info, const mpi::Decomposition
   };
   timeSteps(false); // warm-up: first touch, caches
   std::vector<double> whole, tiled, haloWhole, haloTiled;
-  for (int round = 0; round < o.rounds; ++round) {
-    auto [a, ha] = timeSteps(round % 2 == 1);
-    auto [b, hb] = timeSteps(round % 2 == 0);
-    (round % 2 ? tiled : whole).push_back(a);
-    (round % 2 ? haloTiled : haloWhole).push_back(ha);
-    (round % 2 ? whole : tiled).push_back(b);
-    (round % 2 ? haloWhole : haloTiled).push_back(hb);
-  }
+  for (int round = 0; round < o.rounds; ++round)
+    for (bool isTiled : {round % 2 == 1, round % 2 == 0}) { // which goes first alternates
+      const auto [seconds, halo] = timeSteps(isTiled);
+      (isTiled ? tiled : whole).push_back(seconds);
+      (isTiled ? haloTiled : haloWhole).push_back(halo);
+    }
   if (rank == 0) {
     const double points = double(o.size.nx) * o.size.ny * o.size.nz;
     const char *threads = std::getenv("OMP_NUM_THREADS");

@@ -156,12 +156,14 @@ void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &ti
     // The tiles are laid over the first step's box, the largest; the kernel
     // sees the arguments from its corner, where every step box lies inside.
     const Box first = stepBox(0, length);
+    // A box moved by `sign` times first's corner: into or out of its coordinates.
+    auto moved = [&](const Box &b, int sign) {
+      const int dx = sign * first.x0, dy = sign * first.y0, dz = sign * first.z0;
+      return Box{b.x0 + dx, b.y0 + dy, b.z0 + dz, b.x1 + dx, b.y1 + dy, b.z1 + dz};
+    };
     std::vector<Box> levels;
-    for (int k = 0; k < length; ++k) {
-      const Box b = stepBox(k, length);
-      levels.push_back({b.x0 - first.x0, b.y0 - first.y0, b.z0 - first.z0, b.x1 - first.x0,
-                        b.y1 - first.y0, b.z1 - first.z0});
-    }
+    for (int k = 0; k < length; ++k)
+      levels.push_back(moved(stepBox(k, length), -1));
     const std::vector<ErasedArgs> levelArgs = passLevels(info_, local, length);
     std::vector<ErasedArgs> levelArgsAt;
     for (const ErasedArgs &a : levelArgs)
@@ -171,10 +173,7 @@ void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &ti
         [&](int level, const Box &box) {
           runBox(levelArgsAt[size_t(level)], box);
           if (afterBox)
-            afterBox(done + level,
-                     Box{box.x0 + first.x0, box.y0 + first.y0, box.z0 + first.z0, box.x1 + first.x0,
-                         box.y1 + first.y0, box.z1 + first.z0},
-                     levelArgs[size_t(level)]);
+            afterBox(done + level, moved(box, 1), levelArgs[size_t(level)]);
         },
         concurrency);
     local = levelArgs[size_t(length - 1)];
