@@ -15,7 +15,7 @@ bash "$root/scripts/install-deps.sh"
 # -O1 without NDEBUG: the project's assertions stay on while fuzzing.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DSTENCILC_BUILD_FUZZER=ON >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DSTENCILC_BUILD_FUZZER=ON >/dev/null
 cmake --build "$build" -j "$jobs" --target stencilc_parser_fuzzer
 
 fuzzer=$build/tests/fuzz/stencilc_parser_fuzzer
