@@ -29,8 +29,13 @@ struct ModelRunChoice {
   std::string explanation; ///< one line: the roofs and the rule
 };
 
-/// Whether passes of several steps apply: every output advances a time level
-/// (rt::requireTimeTileable's rule, before any kernel exists).
+/// Why passes of several steps do not apply to `s`, or an empty string when
+/// they do: every output advances a time level and every time level is
+/// advanced or overwritten, so that the levels only rotate
+/// (rt::timeTilingObstacle's rule, before any kernel exists).
+std::string timeTilingObstacle(const ir::Stencil &s);
+
+/// Whether passes of several steps apply to `s` (timeTilingObstacle).
 bool isTimeTileable(const ir::Stencil &s);
 
 /// The model's time steps per pass for `c`'s CPU kernels on `machine`; 1 for

@@ -166,18 +166,6 @@ template <typename Real> void fillRandom(KernelData &data, int nd) {
     s = 0.5;
 }
 
-/// Whether `k`'s steps can be tiled in time: every output advances a level.
-bool tileableInTime(const KernelInfo &k) {
-  bool outputs = false;
-  for (const KernelFieldInfo &f : k.fields)
-    if (std::string(f.role) == "out") {
-      outputs = true;
-      if (f.advances < 0)
-        return false;
-    }
-  return outputs;
-}
-
 std::vector<int> parseDepths(const std::string &list) {
   std::vector<int> depths;
   std::stringstream in(list);
@@ -309,7 +297,7 @@ template <typename Real> int run(int argc, char **argv) {
                 best.blockZ, t);
     std::fflush(stdout);
   }
-  if (!tileableInTime(k))
+  if (!isTimeTileable(k))
     return 0;
   for (int depth : parseDepths(argv[9])) {
     if (!timeTilingMatches<Real>(k, nd, inPlace, depth)) {
@@ -408,8 +396,8 @@ template <typename Real> int timeList(int argc, char **argv) {
   const double limit = std::atof(argv[9]);
   const std::vector<Configuration> list = readConfigurations(argv[10]);
   for (const Configuration &c : list)
-    if (c.tiling.depth > 1 && !tileableInTime(k)) {
-      std::fprintf(stderr, "harness: %s does not advance time levels: no time tiling\n", k.name);
+    if (c.tiling.depth > 1 && !isTimeTileable(k)) {
+      std::fprintf(stderr, "harness: %s\n", timeTilingObstacle(k).c_str());
       return 1;
     } else if (c.tiling.depth > 1 && !timeTilingMatches<Real>(k, nd, false, c.tiling.depth)) {
       std::fprintf(stderr, "harness: %d steps per pass differ from single steps\n", c.tiling.depth);

@@ -122,5 +122,5 @@ configure(MACHINE "-DMACHINE_FILE=${SOURCE_DIR}/tests/lit/tune/Inputs/probed-cpu
 run_ninja("machine file added")
 expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, std::nullopt}" "machine file added")
 expect_in(sharpen.h "from the roofline model on probed-cpu.json" "machine file added")
-expect_in(sharpen.h "one step per pass \\(its outputs advance no time level\\)" "machine file added")
+expect_in(sharpen.h "one step per pass \\(output 'v' advances no time level\\)" "machine file added")
 expect_in(sharpen.h "kTimeTiling{1, 0, 0, 0}" "machine file added")

@@ -139,6 +139,40 @@ TEST(TimeTileSchedule, RefusesLevelBoxesThatAreNotNested) {
   }
 }
 
+/// The one rule for "steps can be tiled in time" that the runtime, the bench harness and these
+/// tests share: each way a kernel's levels would fail to only rotate is named.
+TEST(TimeTiling, ObstacleNamesWhatKeepsLevelsFromRotating) {
+  const rt::KernelInfo *info = rt::findKernel("acoustic_iso8_f32");
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(rt::timeTilingObstacle(*info), "");
+  EXPECT_TRUE(rt::isTimeTileable(*info));
+  const auto outputAt =
+      std::find_if(info->fields.begin(), info->fields.end(),
+                   [](const rt::KernelFieldInfo &f) { return std::string(f.role) == "out"; });
+  ASSERT_NE(outputAt, info->fields.end());
+  const size_t output = size_t(outputAt - info->fields.begin());
+  ASSERT_GE(outputAt->overwrites, 0) << "acoustic_iso8's u_next reuses u_prev's storage";
+
+  rt::KernelInfo advancesNothing = *info;
+  advancesNothing.fields[output].advances = -1;
+  EXPECT_EQ(rt::timeTilingObstacle(advancesNothing),
+            "acoustic_iso8_f32: output 'u_next' advances no time level, so steps cannot be tiled "
+            "in time");
+  EXPECT_FALSE(rt::isTimeTileable(advancesNothing));
+
+  rt::KernelInfo levelLeftBehind = *info;
+  levelLeftBehind.fields[output].overwrites = -1;
+  EXPECT_EQ(rt::timeTilingObstacle(levelLeftBehind),
+            std::string("acoustic_iso8_f32: time level '") +
+                info->fields[size_t(outputAt->overwrites)].name +
+                "' is neither advanced nor overwritten by an output");
+
+  rt::KernelInfo noOutput = *info;
+  noOutput.fields[output].role = "in";
+  EXPECT_EQ(rt::timeTilingObstacle(noOutput),
+            "acoustic_iso8_f32: no output advances a time level, so steps cannot be tiled in time");
+}
+
 /// What cannot be tiled in time is refused, naming the kernel and the value.
 TEST(TimeTiling, RefusesWhatItCannotRun) {
   const rt::KernelInfo *info = rt::findKernel("acoustic_iso8_f32");

@@ -93,18 +93,6 @@ long long differing(const CudaKernel &k, int variant, const mpi::RankGrid &ranks
   return all;
 }
 
-/// Whether `info`'s levels only rotate, as a deep halo's rounds need.
-bool stepsInTime(const KernelInfo &info) {
-  ErasedArgs fields; // the check reads the fields' roles, not their data
-  fields.fields.resize(info.fields.size());
-  try {
-    requireTimeTileable(info, fields);
-  } catch (const KernelError &) {
-    return false;
-  }
-  return true;
-}
-
 /// Five steps of `k` on the whole grid and over a halo `steps` reaches deep,
 /// exchanged once per `steps` steps in device memory, each round's steps
 /// whole or (`tiled`) on cache tiles of 5 x 4 launched one after another; the
@@ -197,7 +185,7 @@ TEST(DistributedCuda, DeepHaloDeviceGridsMatchTheOneRankRunBitForBit) {
   int checked = 0;
   for (const CudaKernel &k : kernels()) {
     const KernelInfo &info = k.info();
-    if (!stepsInTime(info))
+    if (!isTimeTileable(info))
       continue;
     const mpi::RankGrid ranks =
         info.dims == 3 ? mpi::RankGrid{{n, 1, 1}} : mpi::RankGrid{{1, n, 1}};

@@ -24,9 +24,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,22 +43,12 @@ struct BoxLauncher {
   rt::TileConcurrency concurrency = rt::TileConcurrency::Threads;
 };
 
-/// Kernels whose steps can be tiled in time.
-/// The kernels of `kernels` whose steps can be tiled in time: every output
-/// advances a time level.
+/// The kernels of `kernels` whose steps can be tiled in time (rt::isTimeTileable).
 inline std::vector<const rt::KernelInfo *>
 tileableKernels(const std::vector<const rt::KernelInfo *> &kernels = rt::kernelRegistry()) {
   std::vector<const rt::KernelInfo *> tileable;
-  for (const rt::KernelInfo *k : kernels) {
-    bool outputs = false, allAdvance = true;
-    for (const rt::KernelFieldInfo &f : k->fields)
-      if (std::string(f.role) == "out") {
-        outputs = true;
-        allAdvance &= f.advances >= 0;
-      }
-    if (outputs && allAdvance)
-      tileable.push_back(k);
-  }
+  std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(tileable),
+               [](const rt::KernelInfo *k) { return rt::isTimeTileable(*k); });
   return tileable;
 }
 

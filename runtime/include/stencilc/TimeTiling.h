@@ -316,31 +316,45 @@ inline void rotateTimeLevels(const KernelInfo &kernel, ErasedArgs &args) {
   }
 }
 
-/// Throws KernelError naming the kernel and field unless `args` can be
-/// time-tiled: every output advances a time level and every time level is
-/// advanced or overwritten, so that the levels only rotate. In place or not,
-/// a level's storage is reused only for a level two or more steps later,
-/// whose readers the schedule has already run.
-inline void requireTimeTileable(const KernelInfo &kernel, const ErasedArgs &args) {
+/// Why `kernel`'s steps cannot be tiled in time, naming the kernel and the
+/// field, or an empty string when they can: every output advances a time level
+/// and every time level is advanced or overwritten, so that the levels only
+/// rotate. In place or not, a level's storage is then reused only for a level
+/// two or more steps later, whose readers the schedule has already run.
+inline std::string timeTilingObstacle(const KernelInfo &kernel) {
   const std::string name = kernel.name;
-  if (args.fields.size() != kernel.fields.size())
-    throw KernelError(name + ": wrong number of fields for a time-tiled run");
   std::vector<bool> rotated(kernel.fields.size(), false);
-  for (size_t o = 0; o < kernel.fields.size(); ++o) {
-    const KernelFieldInfo &out = kernel.fields[o];
+  bool outputs = false;
+  for (const KernelFieldInfo &out : kernel.fields) {
     if (std::string(out.role) != "out")
       continue;
+    outputs = true;
     if (out.advances < 0)
-      throw KernelError(name + ": output '" + out.name +
-                        "' advances no time level, so steps cannot be tiled in time");
+      return name + ": output '" + out.name +
+             "' advances no time level, so steps cannot be tiled in time";
     rotated[size_t(out.advances)] = true;
     if (out.overwrites >= 0)
       rotated[size_t(out.overwrites)] = true;
   }
+  if (!outputs)
+    return name + ": no output advances a time level, so steps cannot be tiled in time";
   for (size_t f = 0; f < kernel.fields.size(); ++f)
     if (std::string(kernel.fields[f].role) == "time" && !rotated[f])
-      throw KernelError(name + ": time level '" + kernel.fields[f].name +
-                        "' is neither advanced nor overwritten by an output");
+      return name + ": time level '" + kernel.fields[f].name +
+             "' is neither advanced nor overwritten by an output";
+  return {};
+}
+
+/// Whether `kernel`'s steps can be tiled in time (timeTilingObstacle).
+inline bool isTimeTileable(const KernelInfo &kernel) { return timeTilingObstacle(kernel).empty(); }
+
+/// Throws KernelError, naming the kernel and the field, unless `args` fits
+/// `kernel` and its steps can be tiled in time (timeTilingObstacle).
+inline void requireTimeTileable(const KernelInfo &kernel, const ErasedArgs &args) {
+  if (args.fields.size() != kernel.fields.size())
+    throw KernelError(std::string(kernel.name) + ": wrong number of fields for a time-tiled run");
+  if (const std::string obstacle = timeTilingObstacle(kernel); !obstacle.empty())
+    throw KernelError(obstacle);
 }
 
 /// Called after each box of each step: `step` counts from the first step of
