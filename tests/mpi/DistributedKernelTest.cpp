@@ -3,7 +3,8 @@
 // Run under `mpiexec -n N` (tests/mpi/CMakeLists.txt: N = 1 to 4, more ranks
 // than cores). Every rank builds the same random global problem, runs it on
 // the whole grid in its own process (the one-rank result, which
-// CpuKernelTest checks against the reference evaluator), then runs it
+// CpuKernelTest checks against the reference evaluator; once per variant,
+// shared by every rank grid and overlap setting), then runs it
 // distributed on its subdomain with halo exchange, and compares its part of
 // every time level bit for bit after three steps. For every generated kernel
 // of tests/kernels, every variant, the rank grids of rankGrids(), with and
@@ -20,7 +21,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace stencilc;
@@ -62,32 +66,74 @@ struct Run {
   bool overlap, inPlace;
 };
 
-/// Three steps on the whole grid and distributed; the number of differing points, summed over
-/// ranks.
-long long distributedDifferences(const KernelInfo &info, const Run &run) {
-  const Extent extent = info.dims == 3 ? Extent{37, 29, 23} : Extent{45, 31, 1};
-  const GridShape globalShape{info.dims, extent.nx, extent.ny, extent.nz, info.radius};
-  KernelData global(info, globalShape, tableColumns(), run.inPlace);
-  fillGlobal(global, run.inPlace);
+constexpr int kSteps = 3;
 
-  mpi::Decomposition d(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info), run.ranks);
+/// The global problem of the tests: 37 x 29 x 23 (3D) or 45 x 31 points, sizes no rank count
+/// divides.
+GridShape globalShape(const KernelInfo &info) {
+  const Extent extent = info.dims == 3 ? Extent{37, 29, 23} : Extent{45, 31, 1};
+  return GridShape{info.dims, extent.nx, extent.ny, extent.nz, info.radius};
+}
+
+RunOptions runOptions(Variant variant) {
+  RunOptions options;
+  options.variant = variant;
+  options.blockY = 3; // small tiles, so that tiles end inside the shell and the interior
+  options.blockZ = 4;
+  return options;
+}
+
+/// The one-rank runs of one kernel, each computed once and shared by every rank grid and
+/// overlap setting that compares with it: the global problem as it starts, and after kSteps
+/// steps of each variant, in place or not.
+class OneRankRuns {
+public:
+  explicit OneRankRuns(const KernelInfo &info) : info_(info) {}
+
+  KernelData &start(bool inPlace) {
+    std::unique_ptr<KernelData> &data = starts_[inPlace];
+    if (!data) {
+      data = std::make_unique<KernelData>(info_, globalShape(info_), tableColumns(), inPlace);
+      fillGlobal(*data, inPlace);
+    }
+    return *data;
+  }
+
+  KernelData &end(Variant variant, bool inPlace) {
+    std::unique_ptr<KernelData> &data = ends_[{variant, inPlace}];
+    if (!data) {
+      data = std::make_unique<KernelData>(info_, globalShape(info_), tableColumns(), inPlace);
+      fillGlobal(*data, inPlace);
+      for (int step = 0; step < kSteps; ++step) {
+        info_.run(data->args(), runOptions(variant));
+        data->rotate();
+      }
+    }
+    return *data;
+  }
+
+private:
+  const KernelInfo &info_;
+  std::map<bool, std::unique_ptr<KernelData>> starts_;
+  std::map<std::pair<Variant, bool>, std::unique_ptr<KernelData>> ends_;
+};
+
+/// kSteps steps distributed, against the one-rank run; the number of differing points, summed
+/// over ranks.
+long long distributedDifferences(const KernelInfo &info, OneRankRuns &oneRank, const Run &run) {
+  const GridShape shape = globalShape(info);
+  mpi::Decomposition d(MPI_COMM_WORLD, info.dims, Extent{shape.nx, shape.ny, shape.nz},
+                       mpi::haloOf(info), run.ranks);
   const Extent local = d.local();
   KernelData part(info, GridShape{info.dims, local.nx, local.ny, local.nz, info.radius},
                   tableColumns(), run.inPlace);
-  scatter(global, part, d.owned());
+  scatter(oneRank.start(run.inPlace), part, d.owned());
   mpi::DistributedKernel kernel(info, d);
-
-  RunOptions options;
-  options.variant = run.variant;
-  options.blockY = 3; // small tiles, so that tiles end inside the shell and the interior
-  options.blockZ = 4;
-  for (int step = 0; step < 3; ++step) {
-    info.run(global.args(), options);
-    global.rotate();
-    kernel.step(part.args(), options, run.overlap);
+  for (int step = 0; step < kSteps; ++step) {
+    kernel.step(part.args(), runOptions(run.variant), run.overlap);
     part.rotate();
   }
-  long long mine = differences(global, part, d.owned()), all = 0;
+  long long mine = differences(oneRank.end(run.variant, run.inPlace), part, d.owned()), all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   return all;
 }
@@ -107,6 +153,7 @@ TEST(Distributed, EveryKernelMatchesTheOneRankRunBitForBit) {
     bool canRunInPlace = false;
     for (const KernelFieldInfo &f : info->fields)
       canRunInPlace |= f.overwrites >= 0;
+    OneRankRuns oneRank(*info);
     for (const RankGrid &ranks : rankGrids(worldSize(), info->dims))
       for (Variant variant : {Variant::Naive, Variant::Blocked, Variant::Planes})
         for (bool overlap : {true, false})
@@ -118,7 +165,7 @@ TEST(Distributed, EveryKernelMatchesTheOneRankRunBitForBit) {
             if ((!overlap || inPlace) && variant != Variant::Planes)
               continue;
             const long long differing =
-                distributedDifferences(*info, {ranks, variant, overlap, inPlace});
+                distributedDifferences(*info, oneRank, {ranks, variant, overlap, inPlace});
             EXPECT_EQ(differing, 0)
                 << info->name << " " << variantName(variant) << " on "
                 << mpi::rankGridText(ranks.ranks, info->dims) << (overlap ? "" : ", no overlap")
