@@ -69,7 +69,7 @@ std::string erasedArgsBody(const ir::Stencil &s, const KernelNames &names,
   for (size_t t = 0; t < s.tables.size(); ++t)
     out += fmt::format("  a.{0} = {{static_cast<const Real *>(e.tables[{1}].data), "
                        "e.tables[{1}].rowStride,\n           e.tables[{1}].colStride, "
-                       "e.tables[{1}].rows, e.tables[{1}].cols}};\n",
+                       "e.tables[{1}].rows, e.tables[{1}].cols, e.tables[{1}].packed}};\n",
                        names.table(int(t)), t);
   for (size_t sc = 0; sc < s.scalars.size(); ++sc)
     out += fmt::format("  a.{} = Real(e.scalars[{}]);\n", names.scalar(int(sc)), sc);
@@ -236,9 +236,8 @@ TemplateValues abiHeaderValues(const ir::Stencil &s, const KernelNames &names,
 }
 
 TemplateValues abiSourceValues(const ir::Stencil &s, const LinearStencil &linear,
-                               const KernelNames &names,
-                               const std::string &kernel, int sweeps, int fieldInfoIndent,
-                               const TemplateValues &fileValues) {
+                               const KernelNames &names, const std::string &kernel, int sweeps,
+                               int fieldInfoIndent, const TemplateValues &fileValues) {
   TemplateValues values = fileValues;
   values.insert({{"STENCIL", s.name},
                  {"REAL", ir::elemTypeName(s.elemType)},

@@ -180,6 +180,32 @@ template <typename Real> void checkLoadColumns() {
 TEST(CpuKernelSupport, LoadColumnsTransposesFloat) { checkLoadColumns<float>(); }
 TEST(CpuKernelSupport, LoadColumnsTransposesDouble) { checkLoadColumns<double>(); }
 
+// A packed table's view is used in place, not packed again (what runTimeTiled relies on to pack
+// once per run); a view marked packed whose strides are not the packed layout's is packed.
+TEST(CpuKernelSupport, PackedTablesAreUsedInPlace) {
+  rt::CoefficientTable<float> table(11, 23);
+  for (int r = 0; r < 11; ++r)
+    for (int c = 0; c < 23; ++c)
+      table(r, c) = float(r * 100 + c);
+  const rt::PackedTable<float> packed(rt::view(table));
+  const rt::TableView<float> view = packed.view();
+  EXPECT_TRUE(view.packed);
+  EXPECT_EQ(view.rowStride, 1);
+  EXPECT_EQ(view.colStride, 16);
+  const rt::PackedTable<float> inPlace(view);
+  EXPECT_EQ(inPlace.column(5), packed.column(5));
+  rt::TableView<float> mislabelled = rt::view(table);
+  mislabelled.packed = true;
+  const rt::PackedTable<float> repacked(mislabelled);
+  EXPECT_NE(repacked.column(0), static_cast<const float *>(mislabelled.data));
+  for (int c = 0; c < 23; ++c)
+    for (int r = 0; r < 16; ++r) {
+      const float expected = r < 11 ? float(r * 100 + c) : 0.0f;
+      ASSERT_EQ(inPlace.column(c)[r], expected) << "r = " << r << ", c = " << c;
+      ASSERT_EQ(repacked.column(c)[r], expected) << "r = " << r << ", c = " << c;
+    }
+}
+
 TEST(CpuKernelRegistry, HoldsEveryExampleInBothPrecisions) {
   // 7 examples x 2 precisions, plus the forced splits listed in CMakeLists.txt.
   EXPECT_GE(rt::kernelRegistry().size(), 14u);

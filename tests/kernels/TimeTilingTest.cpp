@@ -15,8 +15,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 using namespace stencilc;
@@ -49,6 +52,77 @@ INSTANTIATE_TEST_SUITE_P(Generated, TimeTiled, testing::ValuesIn(tileableKernels
                          [](const testing::TestParamInfo<const rt::KernelInfo *> &info) {
                            return std::string(info.param->name);
                          });
+
+/// Random levels, index values inside the tables' 29 columns, small table coefficients.
+template <typename Real> void fillRandomly(rt::KernelData &data) {
+  const rt::KernelInfo &info = data.info();
+  for (size_t f = 0; f < info.fields.size(); ++f)
+    std::visit(
+        [&](auto &grid) {
+          using T = typename std::decay_t<decltype(grid)>::value_type;
+          if constexpr (std::is_floating_point_v<T>)
+            grid.fillRandom(10 + f, T(-1), T(1));
+          else
+            grid.fillRandom(10 + f, T(0), T(29));
+        },
+        data.field(int(f)));
+  for (size_t t = 0; t < info.tables.size(); ++t) {
+    rt::CoefficientTable<Real> &table = data.table<Real>(int(t));
+    table.fillRandom(40 + t, Real(-1) / Real(table.rows()), Real(1) / Real(table.rows()));
+  }
+  for (double &scalar : data.scalars())
+    scalar = 0.25;
+}
+
+template <typename Real> void checkTablesPackedOnce(const rt::KernelInfo &info) {
+  const rt::GridShape shape{info.dims, 19, 13, info.dims == 3 ? 11 : 1, info.radius};
+  const rt::RunOptions options{rt::Variant::Blocked, 0, 0};
+  const int steps = 5;
+  rt::KernelData single(info, shape, 29, /*inPlace=*/false), tiled(info, shape, 29, false);
+  fillRandomly<Real>(single);
+  fillRandomly<Real>(tiled);
+  for (int s = 0; s < steps; ++s) {
+    info.run(single.args(), options);
+    single.rotate();
+  }
+  rt::ErasedArgs args = tiled.args();
+  const std::vector<rt::ErasedTable> callers = args.tables;
+  rt::runTimeTiled(info, args, steps, rt::TimeTiling{2, 0, 5, 3}, options);
+  for (int s = 0; s < steps; ++s)
+    tiled.rotate();
+  for (size_t t = 0; t < callers.size(); ++t) {
+    EXPECT_EQ(args.tables[t].data, callers[t].data) << info.name << ": table " << t;
+    EXPECT_FALSE(args.tables[t].packed) << info.name << ": table " << t;
+  }
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    const std::string role = info.fields[f].role;
+    if (role != "time" && role != "out")
+      continue;
+    const rt::Grid<Real> &a = single.field<Real>(int(f)), &b = tiled.field<Real>(int(f));
+    int differing = 0;
+    a.forEachInteriorPoint([&](int i, int j, int k) {
+      const Real x = a(i, j, k), y = b(i, j, k);
+      differing += std::memcmp(&x, &y, sizeof x) != 0;
+    });
+    EXPECT_EQ(differing, 0) << info.name << ": field " << info.fields[f].name;
+  }
+}
+
+/// rt::runTimeTiled packs a kernel's tables once and every tile's call uses them in place
+/// (TableView::packed): the same bits as single steps, and the caller's tables in `args` after.
+TEST(TimeTiling, PacksTablesOnceWithTheSameBits) {
+  int checked = 0;
+  for (const rt::KernelInfo *info : tileableKernels()) {
+    if (info->tables.empty())
+      continue;
+    if (std::string(info->elemType) == "float")
+      checkTablesPackedOnce<float>(*info);
+    else
+      checkTablesPackedOnce<double>(*info);
+    ++checked;
+  }
+  EXPECT_GE(checked, 4) << "ete37 and ete73 in both precisions";
+}
 
 TEST(TimeTiling, CoversTheExamplesThatStepInTime) {
   std::vector<std::string> names;

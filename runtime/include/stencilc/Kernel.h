@@ -134,6 +134,11 @@ template <typename T> struct TableView {
   std::ptrdiff_t colStride = 0;
   int rows = 0;
   int cols = 0;
+  /// The data is already in rt::PackedTable's layout (rowStride 1, colStride
+  /// the rows rounded up to 16, padding rows zero, 64-byte aligned), so the
+  /// kernel uses it in place instead of packing it again: set by the runtime
+  /// for its own packed copies (rt::PackedTable::view), never needed otherwise.
+  bool packed = false;
 };
 
 template <typename T> TableView<T> view(const CoefficientTable<T> &t) {
@@ -185,6 +190,7 @@ struct ErasedTable {
   std::ptrdiff_t colStride = 0;
   int rows = 0;
   int cols = 0;
+  bool packed = false; ///< as TableView::packed
 };
 
 /// Arguments by the stencil's ids: fields in declaration order (every role),

@@ -27,27 +27,37 @@ namespace stencilc::rt {
 /// coefficients, whatever layout the caller used.
 template <typename T> class PackedTable {
 public:
+  /// Packs `t`, or uses it in place where it is already packed (TableView::packed).
   explicit PackedTable(const TableView<T> &t)
-      : rows_(t.rows), cols_(t.cols), stride_((t.rows + 15) / 16 * 16),
-        storage_(std::size_t(stride_) * std::size_t(t.cols)) {
+      : rows_(t.rows), cols_(t.cols), stride_((t.rows + 15) / 16 * 16) {
+    if (t.packed && t.rowStride == 1 && t.colStride == stride_) {
+      data_ = t.data;
+      return;
+    }
+    storage_ = AlignedBuffer<T>(std::size_t(stride_) * std::size_t(t.cols));
     for (int c = 0; c < cols_; ++c) {
       T *dst = storage_.data() + std::ptrdiff_t(c) * stride_;
       for (int r = 0; r < rows_; ++r)
         dst[r] = t.data[r * t.rowStride + c * t.colStride];
       std::fill(dst + rows_, dst + stride_, T(0));
     }
+    data_ = storage_.data();
   }
 
   /// The coefficients of column `c`: column(c)[r] == C[r][c].
-  const T *column(std::ptrdiff_t c) const { return storage_.data() + c * stride_; }
+  const T *column(std::ptrdiff_t c) const { return data_ + c * stride_; }
   std::ptrdiff_t stride() const { return stride_; }
   int rows() const { return rows_; }
   int cols() const { return cols_; }
+  /// This table as a view that kernels use in place (TableView::packed); valid
+  /// while this table (or the one it uses in place) lives.
+  TableView<T> view() const { return {data_, 1, stride_, rows_, cols_, true}; }
 
 private:
   int rows_, cols_;
   std::ptrdiff_t stride_;
-  AlignedBuffer<T> storage_;
+  AlignedBuffer<T> storage_; ///< empty where the table is used in place
+  const T *data_ = nullptr;
 };
 
 /// Points a kernel stages coefficients for at a time: one 256-bit register,

@@ -29,12 +29,14 @@
 #pragma once
 
 #include "stencilc/Kernel.h"
+#include "stencilc/KernelSupport.h"
 
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -477,14 +479,37 @@ inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
   if (options.region)
     throw KernelError(std::string(kernel.name) +
                       ": a time-tiled run covers the whole extent; it takes no region");
+  // A generated kernel packs its tables at every call (rt::PackedTable), and a
+  // pass calls it once per tile and level: about 10 us a call for ete37's
+  // table, several per cent of a step (docs/PERFORMANCE.md). So the tables are
+  // packed once here, and every call uses them in place (TableView::packed).
+  ErasedArgs tiledArgs = args;
+  std::vector<PackedTable<float>> floatTables;
+  std::vector<PackedTable<double>> doubleTables;
+  floatTables.reserve(args.tables.size());
+  doubleTables.reserve(args.tables.size());
+  const bool isFloat = std::string(kernel.elemType) == "float";
+  for (ErasedTable &t : tiledArgs.tables) {
+    auto packed = [&t](auto &tables, auto *elementType) {
+      using T = std::remove_const_t<std::remove_pointer_t<decltype(elementType)>>;
+      const PackedTable<T> &p = tables.emplace_back(TableView<T>{
+          static_cast<const T *>(t.data), t.rowStride, t.colStride, t.rows, t.cols, t.packed});
+      const TableView<T> v = p.view();
+      return ErasedTable{v.data, v.rowStride, v.colStride, v.rows, v.cols, v.packed};
+    };
+    t = isFloat ? packed(floatTables, static_cast<float *>(nullptr))
+                : packed(doubleTables, static_cast<double *>(nullptr));
+  }
   runTimeTiledBoxes(
-      kernel, args, steps, tiling,
+      kernel, tiledArgs, steps, tiling,
       [&](const ErasedArgs &levelArgs, const Box &box) {
         RunOptions boxOptions = options;
         boxOptions.region = box;
         kernel.run(levelArgs, boxOptions);
       },
       afterBox);
+  tiledArgs.tables = std::move(args.tables); // the caller's, not the copies that end here
+  args = std::move(tiledArgs);
 }
 
 } // namespace stencilc::rt
