@@ -6,6 +6,7 @@
 // wrong skew is caught.
 //
 //===----------------------------------------------------------------------===//
+#include "RandomProblem.h"
 #include "StencilOfKernel.h"
 #include "TimeTilingCheck.h"
 
@@ -18,8 +19,6 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <type_traits>
-#include <variant>
 #include <vector>
 
 using namespace stencilc;
@@ -53,34 +52,13 @@ INSTANTIATE_TEST_SUITE_P(Generated, TimeTiled, testing::ValuesIn(tileableKernels
                            return std::string(info.param->name);
                          });
 
-/// Random levels, index values inside the tables' 29 columns, small table coefficients.
-template <typename Real> void fillRandomly(rt::KernelData &data) {
-  const rt::KernelInfo &info = data.info();
-  for (size_t f = 0; f < info.fields.size(); ++f)
-    std::visit(
-        [&](auto &grid) {
-          using T = typename std::decay_t<decltype(grid)>::value_type;
-          if constexpr (std::is_floating_point_v<T>)
-            grid.fillRandom(10 + f, T(-1), T(1));
-          else
-            grid.fillRandom(10 + f, T(0), T(29));
-        },
-        data.field(int(f)));
-  for (size_t t = 0; t < info.tables.size(); ++t) {
-    rt::CoefficientTable<Real> &table = data.table<Real>(int(t));
-    table.fillRandom(40 + t, Real(-1) / Real(table.rows()), Real(1) / Real(table.rows()));
-  }
-  for (double &scalar : data.scalars())
-    scalar = 0.25;
-}
-
 template <typename Real> void checkTablesPackedOnce(const rt::KernelInfo &info) {
   const rt::GridShape shape{info.dims, 19, 13, info.dims == 3 ? 11 : 1, info.radius};
   const rt::RunOptions options{rt::Variant::Blocked, 0, 0};
   const int steps = 5;
   rt::KernelData single(info, shape, 29, /*inPlace=*/false), tiled(info, shape, 29, false);
-  fillRandomly<Real>(single);
-  fillRandomly<Real>(tiled);
+  kerneltest::fillRandomProblem(single, /*inPlace=*/false, 29);
+  kerneltest::fillRandomProblem(tiled, /*inPlace=*/false, 29);
   for (int s = 0; s < steps; ++s) {
     info.run(single.args(), options);
     single.rotate();

@@ -143,6 +143,10 @@ void expectOneProcessBits(const Check &c) {
           kernel.run(a, kSteps, options, sources);
         else
           kernel.runTiled(a, kSteps, tiling, options, sources);
+        const ErasedArgs callers = part.args();
+        for (size_t t = 0; t < a.tables.size(); ++t)
+          EXPECT_TRUE(a.tables[t].data == callers.tables[t].data && !a.tables[t].packed)
+              << info.name << ": after the run, table " << t << " is not the caller's";
         for (int step = 0; step < kSteps; ++step)
           part.rotate();
         long long mine = differences(one, part, d.owned()), all = 0;

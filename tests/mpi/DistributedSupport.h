@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "RandomProblem.h"
+
 #include <stencilc/KernelData.h>
 
 #include <cmath>
@@ -21,46 +23,9 @@ using namespace stencilc::rt;
 
 inline int tableColumns() { return 7; }
 
-/// The global problem: random levels and coefficients (halos included, as a
-/// one-rank run reads them at the boundary), index values inside the tables,
-/// output interiors poisoned unless they share storage with an input.
+/// The global problem, the same on every rank (RandomProblem.h).
 inline void fillGlobal(KernelData &data, bool inPlace) {
-  const KernelInfo &info = data.info();
-  for (size_t f = 0; f < info.fields.size(); ++f) {
-    const std::string role = info.fields[f].role;
-    if (inPlace && info.fields[f].overwrites >= 0)
-      continue;
-    std::visit(
-        [&](auto &g) {
-          using T = typename std::decay_t<decltype(g)>::value_type;
-          if constexpr (std::is_floating_point_v<T>) {
-            g.fillRandom(100 + f, role == "in" ? T(0.5) : T(-1), role == "in" ? T(1.5) : T(1));
-            if (role == "out")
-              g.forEachInteriorPoint([&](int i, int j, int k) { g(i, j, k) = T(NAN); });
-          } else {
-            g.fillWith([&](int i, int j, int k) {
-              return (unsigned(i * 7 + j * 13 + k * 31 + 97) * 2654435761u >> 7) % tableColumns();
-            });
-          }
-        },
-        data.field(int(f)));
-  }
-  uint64_t seed = 7;
-  auto fillTable = [&](auto &t) {
-    for (int r = 0; r < t.rows(); ++r)
-      for (int c = 0; c < t.cols(); ++c)
-        t(r, c) =
-            float(((seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 40) % 1000) /
-            1000.0f;
-  };
-  for (size_t t = 0; t < info.tables.size(); ++t) {
-    if (std::string(info.elemType) == "float")
-      fillTable(data.table<float>(int(t)));
-    else
-      fillTable(data.table<double>(int(t)));
-  }
-  for (double &s : data.scalars())
-    s = 0.25;
+  kerneltest::fillRandomProblem(data, inPlace, tableColumns());
 }
 
 /// This rank's part of the global problem: its box and the halo around it.

@@ -193,6 +193,14 @@ struct ErasedTable {
   bool packed = false; ///< as TableView::packed
 };
 
+/// `v` without its element type, and back: the caller names the type.
+template <typename T> ErasedTable erasedTable(const TableView<T> &v) {
+  return {v.data, v.rowStride, v.colStride, v.rows, v.cols, v.packed};
+}
+template <typename T> TableView<T> tableView(const ErasedTable &t) {
+  return {static_cast<const T *>(t.data), t.rowStride, t.colStride, t.rows, t.cols, t.packed};
+}
+
 /// Arguments by the stencil's ids: fields in declaration order (every role),
 /// tables and scalars likewise.
 struct ErasedArgs {

@@ -30,6 +30,7 @@
 
 #include "stencilc/Kernel.h"
 #include "stencilc/KernelSupport.h"
+#include "stencilc/PackedTables.h"
 
 #include <algorithm>
 #include <functional>
@@ -472,34 +473,19 @@ inline void runTimeTiledBoxes(const KernelInfo &kernel, ErasedArgs &args, int st
 
 /// runTimeTiledBoxes with the generated CPU kernel: each box one call of
 /// `kernel.run` with `options` (its variant and blocks; options.region must
-/// be unset), the tiles of a diagonal shared among the OpenMP threads.
+/// be unset), the tiles of a diagonal shared among the OpenMP threads. The
+/// tables are packed once per run (rt::PackedTables): `afterBox` sees the
+/// packed copies in its arguments, the same coefficients in another layout,
+/// and on return `args` holds the caller's tables again.
 inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
                          const TimeTiling &tiling, const RunOptions &options,
                          const AfterBox &afterBox = {}) {
   if (options.region)
     throw KernelError(std::string(kernel.name) +
                       ": a time-tiled run covers the whole extent; it takes no region");
-  // A generated kernel packs its tables at every call (rt::PackedTable), and a
-  // pass calls it once per tile and level: about 10 us a call for ete37's
-  // table, several per cent of a step (docs/PERFORMANCE.md). So the tables are
-  // packed once here, and every call uses them in place (TableView::packed).
+  const PackedTables packed(kernel, args.tables);
   ErasedArgs tiledArgs = args;
-  std::vector<PackedTable<float>> floatTables;
-  std::vector<PackedTable<double>> doubleTables;
-  floatTables.reserve(args.tables.size());
-  doubleTables.reserve(args.tables.size());
-  const bool isFloat = std::string(kernel.elemType) == "float";
-  for (ErasedTable &t : tiledArgs.tables) {
-    auto packed = [&t](auto &tables, auto *elementType) {
-      using T = std::remove_const_t<std::remove_pointer_t<decltype(elementType)>>;
-      const PackedTable<T> &p = tables.emplace_back(TableView<T>{
-          static_cast<const T *>(t.data), t.rowStride, t.colStride, t.rows, t.cols, t.packed});
-      const TableView<T> v = p.view();
-      return ErasedTable{v.data, v.rowStride, v.colStride, v.rows, v.cols, v.packed};
-    };
-    t = isFloat ? packed(floatTables, static_cast<float *>(nullptr))
-                : packed(doubleTables, static_cast<double *>(nullptr));
-  }
+  tiledArgs.tables = packed.tables();
   runTimeTiledBoxes(
       kernel, tiledArgs, steps, tiling,
       [&](const ErasedArgs &levelArgs, const Box &box) {

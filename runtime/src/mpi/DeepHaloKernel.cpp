@@ -1,5 +1,6 @@
 //===- DeepHaloKernel.cpp -------------------------------------------------===//
 #include "stencilc/mpi/DeepHaloKernel.h"
+#include "stencilc/PackedTables.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -127,14 +128,20 @@ void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &ti
   if (options.region)
     throw KernelError(std::string(info_.name) +
                       ": a deep-halo run computes the boxes of its steps; it takes no region");
+  // Packed once per run, not at every call of a tile (as rt::runTimeTiled).
+  const PackedTables packed(info_, local.tables);
+  ErasedArgs tiledArgs = local;
+  tiledArgs.tables = packed.tables();
   runTiled(
-      local, steps, tiling,
+      tiledArgs, steps, tiling,
       [&](const ErasedArgs &args, const Box &box) {
         RunOptions boxOptions = options;
         boxOptions.region = box;
         info_.run(args, boxOptions);
       },
       afterBox);
+  tiledArgs.tables = std::move(local.tables);
+  local = std::move(tiledArgs);
 }
 
 void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling,

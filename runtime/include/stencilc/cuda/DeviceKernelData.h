@@ -74,9 +74,9 @@ public:
           },
           *grid);
     for (const auto &t : floatTables_)
-      a.tables.push_back(erased(t.view()));
+      a.tables.push_back(rt::erasedTable(t.view()));
     for (const auto &t : doubleTables_)
-      a.tables.push_back(erased(t.view()));
+      a.tables.push_back(rt::erasedTable(t.view()));
     a.scalars = host_->scalars();
     return a;
   }
@@ -102,10 +102,6 @@ public:
   }
 
 private:
-  template <typename T> static rt::ErasedTable erased(const rt::TableView<T> &v) {
-    return {v.data, v.rowStride, v.colStride, v.rows, v.cols};
-  }
-
   rt::KernelData *host_;
   std::map<const rt::AnyGrid *, std::unique_ptr<AnyDeviceGrid>> copies_;
   std::vector<AnyDeviceGrid *> fields_;

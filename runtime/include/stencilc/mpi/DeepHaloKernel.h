@@ -56,7 +56,8 @@ public:
   /// step boxes, the tiles of a diagonal on the OpenMP threads, each (tile,
   /// step) box one call of the kernel with `options` and then of `afterBox`
   /// (that box, local coordinates). A round is one pass, so tiling.depth
-  /// must equal stepsPerExchange(). Bit-identical to run() above.
+  /// must equal stepsPerExchange(). The tables are packed once per call
+  /// (rt::PackedTables), as rt::runTimeTiled does. Bit-identical to run() above.
   void runTiled(ErasedArgs &local, int steps, const TimeTiling &tiling, RunOptions options,
                 const AfterBox &afterBox = {});
   /// The same with any way of running a box of argsAt's arguments; CUDA
