@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -118,12 +119,47 @@ TEST(TimeTileSchedule, IsValidForManyShapes) {
   for (rt::Extent e : {rt::Extent{9, 17, 23}, rt::Extent{4, 1, 1}, rt::Extent{7, 40, 3}})
     for (rt::TimeSkew skew : {rt::TimeSkew{0, 0, 0}, rt::TimeSkew{1, 1, 2}, rt::TimeSkew{4, 4, 4}})
       for (int depth : {1, 2, 3, 5})
-        for (Tiles t : {Tiles{0, 1, 1}, Tiles{0, 3, 4}, Tiles{5, 5, 3}, Tiles{2, 64, 64}}) {
+        for (Tiles t :
+             {Tiles{0, 1, 1}, Tiles{0, 3, 4}, Tiles{5, 5, 3}, Tiles{2, 64, 64}, Tiles{0, 8, 8}}) {
           const rt::TimeTileSchedule schedule(e, skew, depth, t.x, t.y, t.z);
-          EXPECT_EQ(rt::scheduleViolation(schedule, skew), "")
-              << e.nx << "x" << e.ny << "x" << e.nz << " skew " << skew.x << "," << skew.y << ","
-              << skew.z << " T = " << depth << " tiles " << t.x << " x " << t.y << " x " << t.z;
+          const std::string shape =
+              std::to_string(e.nx) + "x" + std::to_string(e.ny) + "x" + std::to_string(e.nz) +
+              " skew " + std::to_string(skew.x) + "," + std::to_string(skew.y) + "," +
+              std::to_string(skew.z) + " T = " + std::to_string(depth) + " tiles " +
+              std::to_string(t.x) + " x " + std::to_string(t.y) + " x " + std::to_string(t.z);
+          EXPECT_EQ(rt::scheduleViolation(schedule, skew), "") << shape;
+          // The pass starts tiles by these waits, not diagonal by diagonal.
+          EXPECT_EQ(rt::dependencyViolation(schedule, skew), "") << shape;
         }
+}
+
+/// Tiles laid for no reach wait for no neighbour; a stencil that reads one
+/// point further would need them to, and the checker names the pair.
+TEST(TimeTileSchedule, WaitsTooFewForTheReadsAreCaught) {
+  const rt::TimeTileSchedule schedule(rt::Extent{8, 30, 20}, rt::TimeSkew{0, 0, 0}, 3, 0, 5, 4);
+  EXPECT_EQ(rt::dependencyViolation(schedule, rt::TimeSkew{0, 0, 0}), "");
+  const std::string why = rt::dependencyViolation(schedule, rt::TimeSkew{0, 1, 1});
+  EXPECT_NE(why.find("does not wait for tile"), std::string::npos) << why;
+}
+
+/// With the default tiles at a production size, a tile waits for a handful of
+/// neighbours, never for one of its own or a later diagonal.
+TEST(TimeTileSchedule, WaitsOnlyForNearbyTilesOfEarlierDiagonals) {
+  const rt::TimeTileSchedule schedule(rt::Extent{208, 208, 208}, rt::TimeSkew{4, 4, 4}, 4, 0,
+                                      rt::kDefaultTileY, rt::kDefaultTileZ);
+  const rt::TileOrder order = rt::tileOrder(schedule);
+  ASSERT_EQ(order.tiles.size(), size_t(schedule.tiles()));
+  size_t waits = 0;
+  for (size_t t = 0; t < order.tiles.size(); ++t) {
+    const rt::TileIndex &late = order.tiles[t];
+    for (int e : order.waitsFor[t]) {
+      const rt::TileIndex &early = order.tiles[size_t(e)];
+      EXPECT_LT(early.a + early.b + early.c, late.a + late.b + late.c);
+      EXPECT_LE(std::abs(early.b - late.b) + std::abs(early.c - late.c), 4);
+    }
+    waits += order.waitsFor[t].size();
+  }
+  EXPECT_LT(waits, 8 * order.tiles.size());
 }
 
 TEST(TimeTileSchedule, TooSmallASkewIsCaught) {
@@ -167,6 +203,8 @@ TEST(TimeTileSchedule, IsValidForNestedLevelBoxes) {
             EXPECT_EQ(rt::scheduleViolation(schedule, skew), "")
                 << e.nx << "x" << e.ny << "x" << e.nz << " skew " << skew.x << "," << skew.y << ","
                 << skew.z << " T = " << depth << " tiles " << t.x << " x " << t.y << " x " << t.z;
+            EXPECT_EQ(rt::dependencyViolation(schedule, skew), "")
+                << e.nx << "x" << e.ny << "x" << e.nz << " T = " << depth;
           }
 }
 

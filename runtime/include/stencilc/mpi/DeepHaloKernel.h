@@ -53,7 +53,7 @@ public:
   /// The same with each round's steps tiled for the cache as rt::runTimeTiled
   /// tiles a pass (stencilc/TimeTiling.h): parallelogram tiles of
   /// tiling.tileX x tileY x tileZ (0: as runTimeTiled) laid over the round's
-  /// step boxes, the tiles of a diagonal on the OpenMP threads, each (tile,
+  /// step boxes, the tiles on the OpenMP threads (rt::runTimeTilePass), each (tile,
   /// step) box one call of the kernel with `options` and then of `afterBox`
   /// (that box, local coordinates). A round is one pass, so tiling.depth
   /// must equal stepsPerExchange(). The tables are packed once per call
