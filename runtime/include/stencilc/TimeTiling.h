@@ -640,7 +640,7 @@ inline void runTimeTiledBoxes(const KernelInfo &kernel, ErasedArgs &args, int st
 
 /// runTimeTiledBoxes with the generated CPU kernel: each box one call of
 /// `kernel.run` with `options` (its variant and blocks; options.region must
-/// be unset), the tiles of a diagonal shared among the OpenMP threads. The
+/// be unset), the tiles shared among the OpenMP threads (runTimeTilePass). The
 /// tables are packed once per run (rt::PackedTables): `afterBox` sees the
 /// packed copies in its arguments, the same coefficients in another layout,
 /// and on return `args` holds the caller's tables again.
