@@ -67,10 +67,7 @@ std::string erasedArgsBody(const ir::Stencil &s, const KernelNames &names,
                        names.field(int(f)), type, f);
   }
   for (size_t t = 0; t < s.tables.size(); ++t)
-    out += fmt::format("  a.{0} = {{static_cast<const Real *>(e.tables[{1}].data), "
-                       "e.tables[{1}].rowStride,\n           e.tables[{1}].colStride, "
-                       "e.tables[{1}].rows, e.tables[{1}].cols, e.tables[{1}].packed}};\n",
-                       names.table(int(t)), t);
+    out += fmt::format("  a.{} = rt::tableView<Real>(e.tables[{}]);\n", names.table(int(t)), t);
   for (size_t sc = 0; sc < s.scalars.size(); ++sc)
     out += fmt::format("  a.{} = Real(e.scalars[{}]);\n", names.scalar(int(sc)), sc);
   return out;

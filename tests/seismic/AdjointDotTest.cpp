@@ -87,8 +87,7 @@ public:
          rt::namedField(p + "_next", next), rt::namedField("c2", model_.c2),
          rt::namedField("damp", model_.damp), rt::namedField("vidx", model_.vidx)});
     if (ete_)
-      args.tables.push_back({model_.table.data(), model_.table.rowStride(),
-                             model_.table.colStride(), model_.table.rows(), model_.table.cols()});
+      args.tables.push_back(rt::erasedTable(rt::view(model_.table)));
     info_->run(args, {variant_});
     for (size_t i = 0; i < at.size(); ++i)
       next(at[i][0], at[i][1], at[i][2]) += Real(value[i]);

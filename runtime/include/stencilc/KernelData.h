@@ -90,9 +90,9 @@ public:
           },
           field(int(f)));
     for (const auto &t : floatTables_)
-      a.tables.push_back({t.data(), t.rowStride(), t.colStride(), t.rows(), t.cols()});
+      a.tables.push_back(erasedTable(view(t)));
     for (const auto &t : doubleTables_)
-      a.tables.push_back({t.data(), t.rowStride(), t.colStride(), t.rows(), t.cols()});
+      a.tables.push_back(erasedTable(view(t)));
     a.scalars = scalars_;
     return a;
   }
