@@ -78,8 +78,8 @@ std::string KernelWalker::sum(const Node &n, const std::string &indent) {
   if (n.target == kernel::SumTarget::Partial)
     return out + sumStatements(s_, form, n.groups, reads(n), partialSum(n), false, options);
   const std::string value = valueName(n);
-  out += n.fromPartial ? fmt::format("{}Real {} = {};\n", indent, value, partialSum(n))
-                       : fmt::format("{}Real {};\n", indent, value);
+  out += n.fromPartial ? fmt::format("{}{} {} = {};\n", indent, valueType(), value, partialSum(n))
+                       : fmt::format("{}{} {};\n", indent, valueType(), value);
   return out + sumStatements(s_, form, n.groups, reads(n), value, !n.fromPartial, options);
 }
 
@@ -102,7 +102,11 @@ std::string KernelWalker::store(const Node &n, const std::string &indent) {
     out += fmt::format("{}{} += {}{};\n", indent, value, scale, partialSum(n));
     out += consumedPartial(n, indent);
   }
-  return out + fmt::format("{}{} {} {};\n", indent, outputElement(n), n.add ? "+=" : "=", value);
+  return out + indent + writeOutput(n, value) + ";\n";
+}
+
+std::string KernelWalker::writeOutput(const Node &store, const std::string &value) {
+  return fmt::format("{} {} {}", outputElement(store), store.add ? "+=" : "=", value);
 }
 
 } // namespace stencilc::backend

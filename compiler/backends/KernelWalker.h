@@ -61,6 +61,11 @@ protected:
   virtual std::string partialSum(const Node &n) = 0;
   /// Statements after a Store consumed its partial sum (the CPU's ring re-zeroes it).
   virtual std::string consumedPartial(const Node &store, const std::string &indent);
+  /// The type of the locals a Sum declares.
+  virtual std::string valueType() const { return "Real"; }
+  /// The statement (without `;`) that writes `value` to a Store's output
+  /// element, or adds it there (Node::add).
+  virtual std::string writeOutput(const Node &store, const std::string &value);
 
   std::string sum(const Node &n, const std::string &indent);
   std::string accumulate(const Node &n, const std::string &indent);

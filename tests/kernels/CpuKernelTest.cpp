@@ -24,12 +24,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <fmt/format.h>
@@ -179,6 +182,42 @@ template <typename Real> void checkLoadColumns() {
 
 TEST(CpuKernelSupport, LoadColumnsTransposesFloat) { checkLoadColumns<float>(); }
 TEST(CpuKernelSupport, LoadColumnsTransposesDouble) { checkLoadColumns<double>(); }
+
+/// rt::transposeColumns fills one vector per row for a whole block of kW points
+/// (the generated rows' registers): every row range a kernel may ask for, and
+/// nothing outside it written.
+template <typename Real> void checkTransposeColumns() {
+  constexpr int kW = rt::kSimdLanes<Real>;
+  const int rows = 17, cols = 50;
+  rt::CoefficientTable<Real> table(rows, cols);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      table(r, c) = Real(r * 1000 + c);
+  const rt::PackedTable<Real> packed(rt::view(table));
+  std::int32_t idx[kW];
+  for (int l = 0; l < kW; ++l)
+    idx[l] = (l * 37 + 11) % cols;
+  for (auto [begin, end] : {std::pair{0, 4}, {0, 8}, {4, 12}, {8, 20}, {0, 20}, {12, 20}}) {
+    Real minusOnes[kW];
+    std::fill(minusOnes, minusOnes + kW, Real(-1));
+    rt::Vec<Real> out[20 + 1];
+    for (rt::Vec<Real> &v : out)
+      std::memcpy(&v, minusOnes, sizeof v);
+    rt::transposeColumns<kW>(packed, idx, begin, end, out);
+    for (int i = 0; i <= 20; ++i)
+      for (int l = 0; l < kW; ++l) {
+        const int r = begin + i;
+        const Real expected = r >= end   ? Real(-1)
+                              : r < rows ? Real(r * 1000 + idx[l])
+                                         : Real(0); // padding rows read as zero
+        ASSERT_EQ(out[i][l], expected)
+            << "rows [" << begin << ", " << end << "), r = " << r << ", lane " << l;
+      }
+  }
+}
+
+TEST(CpuKernelSupport, TransposeColumnsFloat) { checkTransposeColumns<float>(); }
+TEST(CpuKernelSupport, TransposeColumnsDouble) { checkTransposeColumns<double>(); }
 
 // A packed table's view is used in place, not packed again (what runTimeTiled relies on to pack
 // once per run); a view marked packed whose strides are not the packed layout's is packed.

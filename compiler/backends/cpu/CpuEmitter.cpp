@@ -62,27 +62,19 @@ public:
     coefSuffix_ = coefSuffix;
   }
 
+  /// Subsequent reads are whole vectors of kW points (rt::Vec) from x on, and
+  /// table coefficients the registers a block's transpose filled.
+  void setVector(bool vector) { vector_ = vector; }
+
   std::string access(int field, Offset o) {
-    o[2] += shift_;
-    fields_.insert(field);
-    std::string address = "x";
-    if (o[0])
-      address += fmt::format(" {} {}", o[0] < 0 ? '-' : '+', std::abs(o[0]));
-    auto stride = [&](int n, const std::string &name) {
-      if (n == 0)
-        return;
-      address += fmt::format(" {} ", n < 0 ? '-' : '+');
-      address += std::abs(n) == 1 ? name : fmt::format("{} * {}", std::abs(n), name);
-    };
-    if (o[1]) {
-      lines_.insert(field);
-      stride(o[1], names_.line(field));
-    }
-    if (o[2]) {
-      planes_.insert(field);
-      stride(o[2], names_.plane(field));
-    }
-    return fmt::format("{}[{}]", names_.field(field), address);
+    if (vector_)
+      return fmt::format("rt::load({})", pointer(field, o));
+    return fmt::format("{}[{}]", names_.field(field), index(field, o));
+  }
+
+  /// The address of the point at offset `o`: `p_cur + x - 4 * p_cur_plane`.
+  std::string pointer(int field, Offset o) {
+    return fmt::format("{} + {}", names_.field(field), index(field, o));
   }
 
   CExprNames exprNames() {
@@ -97,6 +89,8 @@ public:
       fields_.insert(index);
       std::string name = names_.tableColumn(table, index) + coefSuffix_;
       stagedNames_.insert(name);
+      if (vector_)
+        return fmt::format("{}[{}]", name, row); // rt::transposeColumns' registers
       if (!coefSuffix_.empty())
         return fmt::format("{}[{} * kW + l]", name, row);
       if (shift_)
@@ -151,6 +145,30 @@ public:
   void addField(int f) { fields_.insert(f); }
 
 private:
+  /// The element of the row at (y, z) that offset `o` reads: `x - 4 * p_cur_plane`.
+  std::string index(int field, Offset o) {
+    o[2] += shift_;
+    fields_.insert(field);
+    std::string address = "x";
+    if (o[0])
+      address += fmt::format(" {} {}", o[0] < 0 ? '-' : '+', std::abs(o[0]));
+    auto stride = [&](int n, const std::string &name) {
+      if (n == 0)
+        return;
+      address += fmt::format(" {} ", n < 0 ? '-' : '+');
+      address += std::abs(n) == 1 ? name : fmt::format("{} * {}", std::abs(n), name);
+    };
+    if (o[1]) {
+      lines_.insert(field);
+      stride(o[1], names_.line(field));
+    }
+    if (o[2]) {
+      planes_.insert(field);
+      stride(o[2], names_.plane(field));
+    }
+    return address;
+  }
+
   const ir::Stencil &s_;
   const KernelNames &names_;
   std::set<int> fields_, lines_, planes_, scalars_;
@@ -159,7 +177,52 @@ private:
   std::string coefSuffix_;
   std::vector<std::string> invariants_; ///< products of scalar factors, computed once per row
   int shift_ = 0;
+  bool vector_ = false;
 };
+
+/// Can `e` be computed on rt::Vec values as C++ spells it for one point?
+/// Arithmetic on reads, table coefficients, scalars and numbers can; pointwise
+/// functions, comparisons and selections have no lane-by-lane spelling there.
+bool isVectorArithmetic(const ir::Stencil &s, const ir::Expr &e) {
+  using Kind = ir::Expr::Kind;
+  switch (e.kind) {
+  case Kind::Number:
+  case Kind::ScalarRef:
+  case Kind::TableRef: return true;
+  case Kind::FieldRef: return fieldElementType(s.fields[e.id]) == "Real";
+  case Kind::Neg:
+  case Kind::Add:
+  case Kind::Sub:
+  case Kind::Mul:
+  case Kind::Div:
+    return std::all_of(e.operands.begin(), e.operands.end(),
+                       [&](const ir::ExprPtr &op) { return isVectorArithmetic(s, *op); });
+  default: return false;
+  }
+}
+
+/// Can the statements of a row's x loop run on whole vectors: sums into
+/// locals and stores, over updates whose factors are vector arithmetic?
+bool isVectorBody(const ir::Stencil &s, const LinearStencil &linear,
+                  const std::vector<kernel::Node> &statements) {
+  for (const kernel::Node &n : statements) {
+    if (n.kind == kernel::NodeKind::Sum && n.target == kernel::SumTarget::Partial)
+      return false;
+    if ((n.kind != kernel::NodeKind::Sum && n.kind != kernel::NodeKind::Store) || n.fromPartial)
+      return false;
+    const LinearForm &form = linear.updates[n.update];
+    for (const Term &term : form.terms) {
+      if (fieldElementType(s.fields[term.field]) != "Real")
+        return false;
+      for (const ir::ExprPtr &factor : term.factors)
+        if (!isVectorArithmetic(s, *factor))
+          return false;
+    }
+    if (form.pointwise && !isVectorArithmetic(s, *form.pointwise))
+      return false;
+  }
+  return true;
+}
 
 /// Prints one sweep's CPU functions from the kernel IR.
 class CppPrinter : public KernelWalker {
@@ -232,6 +295,12 @@ private:
       out += "  }\n}\n\n";
       return out;
     }
+    // Whole blocks keep their coefficients in registers where the body is
+    // vector arithmetic and stages its own (docs/PERFORMANCE.md, "Coefficients
+    // in registers"); the last, partial block stages them in memory for a
+    // point loop.
+    const bool wholeBlocks = staged.empty() && f.planes == 1 && !f.params.partialSums &&
+                             isVectorBody(s_, linear_, statements);
     out += "  constexpr int kW = rt::kSimdLanes<Real>; // points per staged block\n";
     // Where a block's coefficients come from: staged once per output row by
     // the sweep's stage function (planes), or staged here for each block.
@@ -247,17 +316,19 @@ private:
           fmt::format("    const Real *{0} = {0}_row + (x0 - xBegin) * {1};\n", name, n->endRow);
     }
     std::set<std::pair<int, int>> declared;
+    std::string stagingDecl;
     for (const Node *n : staging) {
       const std::string column = names_.tableColumn(n->table, n->index);
       const int rows = stagedRows(s_.tables[n->table]);
       if (declared.insert({n->table, n->index}).second)
-        out += f.planes == 1
-                   ? fmt::format("  alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + "
-                                 "l at [r * kW + l]\n",
-                                 column, rows)
-                   : fmt::format("  // Coefficient r of point (x0 + l, y, z + k) at [({} * k + r) "
-                                 "* kW + l].\n  alignas(64) Real {}[{} * {} * kW];\n",
-                                 rows, column, f.planes, rows);
+        stagingDecl +=
+            f.planes == 1
+                ? fmt::format("alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + "
+                              "l at [r * kW + l]\n",
+                              column, rows)
+                : fmt::format("// Coefficient r of point (x0 + l, y, z + k) at [({} * k + r) "
+                              "* kW + l].\nalignas(64) Real {}[{} * {} * kW];\n",
+                              rows, column, f.planes, rows);
       const int k = n->planeShift;
       blockSetup +=
           fmt::format("    rt::loadColumns<kW>(tables.{}, {} + x0{}, n, {}, {}, {}{});\n",
@@ -267,18 +338,64 @@ private:
                                : fmt::format(" + {} * {}", k, names_.plane(n->index)),
                       n->beginRow, n->endRow, column, k ? fmt::format(" + {} * kW", k * rows) : "");
     }
-    out += "  for (std::ptrdiff_t x0 = xBegin; x0 < xEnd; x0 += kW) {\n"
-           "    const int n = int(std::min<std::ptrdiff_t>(kW, xEnd - x0));\n";
-    out += blockSetup;
     // A plain loop over the block: a per-point lambda here stops GCC from
     // keeping the row pointers in registers (measured 4.5x slower on ete37).
-    out += "#pragma omp simd\n"
-           "    for (int l = 0; l < n; ++l) {\n"
-           "      const std::ptrdiff_t x = x0 + l;\n";
-    out += indentBody(body);
-    out += "    }\n"
-           "  }\n}\n\n";
+    const std::string pointLoop = "#pragma omp simd\n"
+                                  "    for (int l = 0; l < n; ++l) {\n"
+                                  "      const std::ptrdiff_t x = x0 + l;\n" +
+                                  indentBody(body) + "    }\n";
+    if (!wholeBlocks) {
+      out += indentLines(stagingDecl, "  ");
+      out += "  for (std::ptrdiff_t x0 = xBegin; x0 < xEnd; x0 += kW) {\n"
+             "    const int n = int(std::min<std::ptrdiff_t>(kW, xEnd - x0));\n";
+      out += blockSetup + pointLoop + "  }\n}\n\n";
+      return out;
+    }
+    out += "  std::ptrdiff_t x0 = xBegin;\n"
+           "  for (; x0 + kW <= xEnd; x0 += kW) {\n"
+           "    const std::ptrdiff_t x = x0;\n";
+    out += vectorBlock(staging, statements);
+    out += "  }\n"
+           "  if (x0 < xEnd) { // the last block, shorter than kW\n"
+           "    const int n = int(xEnd - x0);\n";
+    out += indentLines(stagingDecl, "    ") + blockSetup + pointLoop + "  }\n}\n\n";
     return out;
+  }
+
+  /// The body of a whole block of kW points on rt::Vec values: each staged
+  /// table column transposed into registers, then the statements.
+  std::string vectorBlock(const std::vector<const Node *> &staging,
+                          const std::vector<Node> &statements) {
+    std::map<std::pair<int, int>, int> columnRows;
+    for (const Node *n : staging)
+      columnRows[{n->table, n->index}] = std::max(columnRows[{n->table, n->index}], n->endRow);
+    std::string out;
+    for (auto [column, rows] : columnRows)
+      out += fmt::format("    rt::Vec<Real> {}[{}]; // coefficient r of points x .. x + kW - 1\n",
+                         names_.tableColumn(column.first, column.second), rows);
+    for (const Node *n : staging)
+      out += fmt::format("    rt::transposeColumns<kW>(tables.{}, {} + x, {}, {}, {}{});\n",
+                         names_.table(n->table), names_.field(n->index), n->beginRow, n->endRow,
+                         names_.tableColumn(n->table, n->index),
+                         n->beginRow ? fmt::format(" + {}", n->beginRow) : "");
+    uses_->setVector(true);
+    vector_ = true;
+    out += walk(statements, "    ");
+    vector_ = false;
+    uses_->setVector(false);
+    return out;
+  }
+
+  std::string valueType() const override { return vector_ ? "rt::Vec<Real>" : "Real"; }
+
+  std::string writeOutput(const Node &store, const std::string &value) override {
+    if (!vector_)
+      return KernelWalker::writeOutput(store, value);
+    uses_->setPlaneShift(store.planeShift);
+    const std::string address =
+        uses_->pointer(linear_.updates[store.update].output, Offset{0, 0, 0});
+    return store.add ? fmt::format("rt::store({0}, rt::load({0}) + {1})", address, value)
+                     : fmt::format("rt::store({}, {})", address, value);
   }
 
   /// The name a row function reads staged coefficients by: the column, with
@@ -289,6 +406,15 @@ private:
 
   static std::string rowSuffix(const Node &n) {
     return n.inputRow ? "_" + kernel::planeSuffixText(n.dz) : "";
+  }
+
+  /// Each line of `text` after `prefix`.
+  static std::string indentLines(const std::string &text, const std::string &prefix) {
+    std::string out;
+    for (llvm::StringRef line : llvm::split(llvm::StringRef(text).rtrim('\n'), '\n'))
+      if (!text.empty())
+        out += prefix + line.str() + "\n";
+    return out;
   }
 
   static std::string indentBody(const std::string &body) {
@@ -608,6 +734,7 @@ private:
   const kernel::SweepKernels &sweep_;
   const kernel::Function *fn_ = nullptr;
   std::optional<BodyUses> uses_;
+  bool vector_ = false; ///< printing a whole block on rt::Vec values
   std::string accDecl_;
   std::set<std::string> declaredPartials_;
 };

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -60,21 +61,145 @@ private:
   const T *data_ = nullptr;
 };
 
-/// Points a kernel stages coefficients for at a time: one 256-bit register,
-/// also on AVX-512 machines. GCC's tuning for the Intel AVX-512 cores
-/// (-march=native: skylake-avx512 to sapphirerapids) prefers 256-bit vectors,
-/// so the `omp simd` loops run 8 floats wide there; a 16-wide staging block
-/// had no vector transpose and cost a scalar copy per coefficient
-/// (docs/PERFORMANCE.md, "AVX-512 machines").
-template <typename T> inline constexpr int kSimdLanes = 32 / int(sizeof(T));
+/// Bytes of the vectors a kernel's x loop works in: one 256-bit register
+/// where the target has AVX, also on AVX-512 machines (GCC's tuning for the
+/// Intel AVX-512 cores prefers 256-bit vectors, and a 16-wide staging block had
+/// no vector transpose and cost a scalar copy per coefficient:
+/// docs/PERFORMANCE.md, "AVX-512 machines"); 128 bits elsewhere, so that a
+/// vector is never passed in a register the target lacks (GCC's -Wpsabi).
+#if defined(__AVX__)
+inline constexpr int kSimdBytes = 32;
+#else
+inline constexpr int kSimdBytes = 16;
+#endif
 
-/// Coefficients of `n` <= W consecutive points, transposed: out[r * W + l] =
-/// C[r][idx[l]] for the rows r in [rowBegin, rowEnd) (multiples of 4, within
-/// the packed stride). Each point's column is read as whole vectors and
-/// transposed in registers, which costs far less than gathering every
-/// coefficient lane by lane from a random column: 8 rows at a time, then 4
-/// (half the shuffles and stores of an 8-row block whose last rows go unused).
-/// Lanes l >= n repeat point 0.
+/// Points a kernel stages coefficients for at a time: the lanes of one vector.
+template <typename T> inline constexpr int kSimdLanes = kSimdBytes / int(sizeof(T));
+
+namespace detail {
+template <typename T> struct VectorOf { typedef T type __attribute__((vector_size(kSimdBytes))); };
+} // namespace detail
+
+/// kSimdLanes<T> values of type T in one vector (a GCC vector type, which
+/// Clang also has): arithmetic on it is lane by lane, with scalars broadcast,
+/// so a kernel's whole-block loop spells its expression as the scalar loop does.
+template <typename T> using Vec = typename detail::VectorOf<T>::type;
+
+/// The kSimdLanes<T> values from p on (no alignment needed).
+template <typename T> inline Vec<T> load(const T *p) {
+  Vec<T> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/// Writes v's lanes to p on (no alignment needed).
+template <typename T> inline void store(T *p, const Vec<T> &v) { std::memcpy(p, &v, sizeof v); }
+
+namespace detail {
+#if defined(__AVX2__)
+/// Rows [r0, r0 + 8) of 8 float columns as 8 vectors, v[i] holding row r0 + i
+/// of every column: an 8x8 transpose in registers.
+inline void transpose8Rows(const float *const *col, int r0, __m256 *v) {
+  __m256 a[8];
+  for (int l = 0; l < 8; ++l)
+    a[l] = _mm256_loadu_ps(col[l] + r0);
+  __m256 t0 = _mm256_unpacklo_ps(a[0], a[1]), t1 = _mm256_unpackhi_ps(a[0], a[1]);
+  __m256 t2 = _mm256_unpacklo_ps(a[2], a[3]), t3 = _mm256_unpackhi_ps(a[2], a[3]);
+  __m256 t4 = _mm256_unpacklo_ps(a[4], a[5]), t5 = _mm256_unpackhi_ps(a[4], a[5]);
+  __m256 t6 = _mm256_unpacklo_ps(a[6], a[7]), t7 = _mm256_unpackhi_ps(a[6], a[7]);
+  __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+  __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+  __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+  __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+  v[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+  v[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+  v[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+  v[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+  v[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+  v[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+  v[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+  v[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+/// Rows [r0, r0 + 4) of 8 float columns: columns l and l + 4 share a register,
+/// one per 128-bit lane, so a 4x4 transpose within the lanes does it (half the
+/// shuffles of an 8-row block whose last rows go unused).
+inline void transpose4Rows(const float *const *col, int r0, __m256 *v) {
+  __m256 a[4];
+  for (int l = 0; l < 4; ++l)
+    a[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(col[l] + r0)),
+                                _mm_loadu_ps(col[l + 4] + r0), 1);
+  __m256 t0 = _mm256_unpacklo_ps(a[0], a[1]), t1 = _mm256_unpackhi_ps(a[0], a[1]);
+  __m256 t2 = _mm256_unpacklo_ps(a[2], a[3]), t3 = _mm256_unpackhi_ps(a[2], a[3]);
+  v[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+  v[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+  v[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+  v[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
+
+/// Rows [r0, r0 + 4) of 4 double columns: a 4x4 transpose.
+inline void transpose4Rows(const double *const *col, int r0, __m256d *v) {
+  __m256d a = _mm256_loadu_pd(col[0] + r0), b = _mm256_loadu_pd(col[1] + r0);
+  __m256d c = _mm256_loadu_pd(col[2] + r0), d = _mm256_loadu_pd(col[3] + r0);
+  __m256d ab0 = _mm256_unpacklo_pd(a, b), ab1 = _mm256_unpackhi_pd(a, b);
+  __m256d cd0 = _mm256_unpacklo_pd(c, d), cd1 = _mm256_unpackhi_pd(c, d);
+  v[0] = _mm256_permute2f128_pd(ab0, cd0, 0x20);
+  v[1] = _mm256_permute2f128_pd(ab1, cd1, 0x20);
+  v[2] = _mm256_permute2f128_pd(ab0, cd0, 0x31);
+  v[3] = _mm256_permute2f128_pd(ab1, cd1, 0x31);
+}
+#endif
+
+/// Rows [rowBegin, rowEnd) (multiples of 4, within the packed stride) of the
+/// W = kSimdLanes<T> columns `col` as vectors: out[r - rowBegin] lane l is
+/// col[l][r]. Each column is read as whole vectors and transposed in
+/// registers, which costs far less than gathering every coefficient lane by
+/// lane from a random column.
+template <int W, typename T>
+inline void transposeColumns(const T *const *col, int rowBegin, int rowEnd, Vec<T> *out) {
+  static_assert(W == kSimdLanes<T>, "one lane per point");
+#if defined(__AVX2__)
+  if constexpr (std::is_same_v<T, float> && W == 8) {
+    int r0 = rowBegin;
+    for (; r0 + 8 <= rowEnd; r0 += 8)
+      transpose8Rows(col, r0, reinterpret_cast<__m256 *>(out + (r0 - rowBegin)));
+    if (r0 < rowEnd)
+      transpose4Rows(col, r0, reinterpret_cast<__m256 *>(out + (r0 - rowBegin)));
+    return;
+  }
+  if constexpr (std::is_same_v<T, double> && W == 4) {
+    for (int r0 = rowBegin; r0 < rowEnd; r0 += 4)
+      transpose4Rows(col, r0, reinterpret_cast<__m256d *>(out + (r0 - rowBegin)));
+    return;
+  }
+#endif
+  for (int r = rowBegin; r < rowEnd; ++r) {
+    T lanes[W];
+    for (int l = 0; l < W; ++l)
+      lanes[l] = col[l][r];
+    std::memcpy(&out[r - rowBegin], lanes, sizeof lanes);
+  }
+}
+} // namespace detail
+
+/// The coefficients of the W = kSimdLanes<T> consecutive points idx[0..W) in
+/// registers: out[r - rowBegin] lane l is C[r][idx[l]], for the rows r in
+/// [rowBegin, rowEnd) (multiples of 4, within the packed stride). For a
+/// kernel's whole blocks of points, whose expression then reads them as vectors.
+template <int W, typename T, typename I>
+inline void transposeColumns(const PackedTable<T> &t, const I *idx, int rowBegin, int rowEnd,
+                             Vec<T> *out) {
+  const T *col[W];
+  for (int l = 0; l < W; ++l)
+    col[l] = t.column(idx[l]);
+  detail::transposeColumns<W>(col, rowBegin, rowEnd, out);
+}
+
+/// Coefficients of `n` <= W consecutive points, transposed into memory:
+/// out[r * W + l] = C[r][idx[l]] for the rows r in [rowBegin, rowEnd)
+/// (multiples of 4, within the packed stride); lanes l >= n repeat point 0.
+/// For blocks that a scalar `omp simd` loop reads (a row's last, partial block;
+/// the planes scheme's staged rows).
 template <int W, typename T, typename I>
 inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBegin, int rowEnd,
                         T *out) {
@@ -82,58 +207,31 @@ inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBeg
   for (int l = 0; l < W; ++l)
     col[l] = t.column(idx[l < n ? l : 0]);
 #if defined(__AVX2__)
+  // Straight from the transposes' registers to the buffer: staging them in an
+  // rt::Vec array first measured 1.4x slower rows (docs/PERFORMANCE.md,
+  // "Coefficients in registers").
   if constexpr (std::is_same_v<T, float> && W == 8) {
     int r0 = rowBegin;
     for (; r0 + 8 <= rowEnd; r0 += 8) {
       __m256 v[8];
-      for (int l = 0; l < 8; ++l)
-        v[l] = _mm256_loadu_ps(col[l] + r0);
-      __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
-      __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
-      __m256 t4 = _mm256_unpacklo_ps(v[4], v[5]), t5 = _mm256_unpackhi_ps(v[4], v[5]);
-      __m256 t6 = _mm256_unpacklo_ps(v[6], v[7]), t7 = _mm256_unpackhi_ps(v[6], v[7]);
-      __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-      __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-      __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-      __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-      T *o = out + r0 * 8;
-      _mm256_store_ps(o + 0, _mm256_permute2f128_ps(s0, s4, 0x20));
-      _mm256_store_ps(o + 8, _mm256_permute2f128_ps(s1, s5, 0x20));
-      _mm256_store_ps(o + 16, _mm256_permute2f128_ps(s2, s6, 0x20));
-      _mm256_store_ps(o + 24, _mm256_permute2f128_ps(s3, s7, 0x20));
-      _mm256_store_ps(o + 32, _mm256_permute2f128_ps(s0, s4, 0x31));
-      _mm256_store_ps(o + 40, _mm256_permute2f128_ps(s1, s5, 0x31));
-      _mm256_store_ps(o + 48, _mm256_permute2f128_ps(s2, s6, 0x31));
-      _mm256_store_ps(o + 56, _mm256_permute2f128_ps(s3, s7, 0x31));
+      detail::transpose8Rows(col, r0, v);
+      for (int i = 0; i < 8; ++i)
+        _mm256_store_ps(out + (r0 + i) * 8, v[i]);
     }
     if (r0 < rowEnd) {
-      // Four rows: columns l and l + 4 share a register, one per 128-bit lane,
-      // so a 4x4 transpose within the lanes finishes the job.
       __m256 v[4];
-      for (int l = 0; l < 4; ++l)
-        v[l] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(col[l] + r0)),
-                                    _mm_loadu_ps(col[l + 4] + r0), 1);
-      __m256 t0 = _mm256_unpacklo_ps(v[0], v[1]), t1 = _mm256_unpackhi_ps(v[0], v[1]);
-      __m256 t2 = _mm256_unpacklo_ps(v[2], v[3]), t3 = _mm256_unpackhi_ps(v[2], v[3]);
-      T *o = out + r0 * 8;
-      _mm256_store_ps(o + 0, _mm256_shuffle_ps(t0, t2, 0x44));
-      _mm256_store_ps(o + 8, _mm256_shuffle_ps(t0, t2, 0xEE));
-      _mm256_store_ps(o + 16, _mm256_shuffle_ps(t1, t3, 0x44));
-      _mm256_store_ps(o + 24, _mm256_shuffle_ps(t1, t3, 0xEE));
+      detail::transpose4Rows(col, r0, v);
+      for (int i = 0; i < 4; ++i)
+        _mm256_store_ps(out + (r0 + i) * 8, v[i]);
     }
     return;
   }
   if constexpr (std::is_same_v<T, double> && W == 4) {
     for (int r0 = rowBegin; r0 < rowEnd; r0 += 4) {
-      __m256d a = _mm256_loadu_pd(col[0] + r0), b = _mm256_loadu_pd(col[1] + r0);
-      __m256d c = _mm256_loadu_pd(col[2] + r0), d = _mm256_loadu_pd(col[3] + r0);
-      __m256d ab0 = _mm256_unpacklo_pd(a, b), ab1 = _mm256_unpackhi_pd(a, b);
-      __m256d cd0 = _mm256_unpacklo_pd(c, d), cd1 = _mm256_unpackhi_pd(c, d);
-      T *o = out + r0 * 4;
-      _mm256_store_pd(o + 0, _mm256_permute2f128_pd(ab0, cd0, 0x20));
-      _mm256_store_pd(o + 4, _mm256_permute2f128_pd(ab1, cd1, 0x20));
-      _mm256_store_pd(o + 8, _mm256_permute2f128_pd(ab0, cd0, 0x31));
-      _mm256_store_pd(o + 12, _mm256_permute2f128_pd(ab1, cd1, 0x31));
+      __m256d v[4];
+      detail::transpose4Rows(col, r0, v);
+      for (int i = 0; i < 4; ++i)
+        _mm256_store_pd(out + (r0 + i) * 4, v[i]);
     }
     return;
   }
