@@ -32,9 +32,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cstring>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <fmt/format.h>
 #include <optional>
 
@@ -152,14 +152,20 @@ INSTANTIATE_TEST_SUITE_P(Generated, CpuKernel, testing::ValuesIn(allCases()), ca
 /// rt::loadColumns stages table rows for kW points at a time with 8- and 4-row
 /// register transposes (compiled here with -march=native, as the kernels are):
 /// every row range a kernel may ask for, full and partial blocks of points.
-template <typename Real> void checkLoadColumns() {
-  constexpr int kW = rt::kSimdLanes<Real>;
-  const int rows = 17, cols = 50; // 17 rows: a partial last 4-row block, as in ETE-73
+/// A table whose entry C[r][c] is r * 1000 + c, packed: 17 rows, so that its
+/// last 4-row block is partial, as in ETE-73.
+template <typename Real> rt::PackedTable<Real> numberedTable(int rows, int cols) {
   rt::CoefficientTable<Real> table(rows, cols);
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c)
       table(r, c) = Real(r * 1000 + c);
-  const rt::PackedTable<Real> packed(rt::view(table));
+  return rt::PackedTable<Real>(rt::view(table)); // a copy: the table may go
+}
+
+template <typename Real> void checkLoadColumns() {
+  constexpr int kW = rt::kSimdLanes<Real>;
+  const int rows = 17, cols = 50;
+  const rt::PackedTable<Real> packed = numberedTable<Real>(rows, cols);
   std::uint16_t idx[kW];
   for (int l = 0; l < kW; ++l)
     idx[l] = std::uint16_t((l * 37 + 11) % cols);
@@ -189,11 +195,7 @@ TEST(CpuKernelSupport, LoadColumnsTransposesDouble) { checkLoadColumns<double>()
 template <typename Real> void checkTransposeColumns() {
   constexpr int kW = rt::kSimdLanes<Real>;
   const int rows = 17, cols = 50;
-  rt::CoefficientTable<Real> table(rows, cols);
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c)
-      table(r, c) = Real(r * 1000 + c);
-  const rt::PackedTable<Real> packed(rt::view(table));
+  const rt::PackedTable<Real> packed = numberedTable<Real>(rows, cols);
   std::int32_t idx[kW];
   for (int l = 0; l < kW; ++l)
     idx[l] = (l * 37 + 11) % cols;
