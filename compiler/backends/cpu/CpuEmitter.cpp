@@ -65,6 +65,7 @@ public:
   /// Subsequent reads are whole vectors of kW points (rt::Vec) from x on, and
   /// table coefficients the registers a block's transpose filled.
   void setVector(bool vector) { vector_ = vector; }
+  bool vector() const { return vector_; }
 
   std::string access(int field, Offset o) {
     if (vector_)
@@ -343,7 +344,7 @@ private:
     const std::string pointLoop = "#pragma omp simd\n"
                                   "    for (int l = 0; l < n; ++l) {\n"
                                   "      const std::ptrdiff_t x = x0 + l;\n" +
-                                  indentBody(body) + "    }\n";
+                                  indentLines(body, "  ") + "    }\n";
     if (!wholeBlocks) {
       out += indentLines(stagingDecl, "  ");
       out += "  for (std::ptrdiff_t x0 = xBegin; x0 < xEnd; x0 += kW) {\n"
@@ -379,17 +380,17 @@ private:
                          names_.tableColumn(n->table, n->index),
                          n->beginRow ? fmt::format(" + {}", n->beginRow) : "");
     uses_->setVector(true);
-    vector_ = true;
     out += walk(statements, "    ");
-    vector_ = false;
     uses_->setVector(false);
     return out;
   }
 
-  std::string valueType() const override { return vector_ ? "rt::Vec<Real>" : "Real"; }
+  bool printingVector() const { return uses_ && uses_->vector(); }
+
+  std::string valueType() const override { return printingVector() ? "rt::Vec<Real>" : "Real"; }
 
   std::string writeOutput(const Node &store, const std::string &value) override {
-    if (!vector_)
+    if (!printingVector())
       return KernelWalker::writeOutput(store, value);
     uses_->setPlaneShift(store.planeShift);
     const std::string address =
@@ -408,23 +409,15 @@ private:
     return n.inputRow ? "_" + kernel::planeSuffixText(n.dz) : "";
   }
 
-  /// Each line of `text` after `prefix`.
+  /// Each non-empty line of `text` after `prefix`.
   static std::string indentLines(const std::string &text, const std::string &prefix) {
     std::string out;
-    for (llvm::StringRef line : llvm::split(llvm::StringRef(text).rtrim('\n'), '\n'))
-      if (!text.empty())
-        out += prefix + line.str() + "\n";
-    return out;
-  }
-
-  static std::string indentBody(const std::string &body) {
-    std::string out;
     size_t start = 0;
-    while (start < body.size()) {
-      size_t end = body.find('\n', start);
-      std::string line = body.substr(start, end - start);
-      out += (line.empty() ? "" : "  ") + line + "\n";
-      start = end == std::string::npos ? body.size() : end + 1;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      std::string line = text.substr(start, end - start);
+      out += (line.empty() ? "" : prefix) + line + "\n";
+      start = end == std::string::npos ? text.size() : end + 1;
     }
     return out;
   }
@@ -734,7 +727,6 @@ private:
   const kernel::SweepKernels &sweep_;
   const kernel::Function *fn_ = nullptr;
   std::optional<BodyUses> uses_;
-  bool vector_ = false; ///< printing a whole block on rt::Vec values
   std::string accDecl_;
   std::set<std::string> declaredPartials_;
 };
