@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# devito-peer.sh [--size N] [--steps S] [--repeats R] [--stencilc PATH] [--json]
+# devito-peer.sh [--size N] [--steps S] [--repeats R] [--tuned] [--stencilc PATH] [--json]
 # In one run: `stencilc bench` and Devito on the same problems (acoustic_iso8, and ete37
 # with its 11 class coefficients as per-point fields), each Devito operator first checked
 # against NumPy, then a table of stencilc's best rows, Devito's figure and their ratios
@@ -13,7 +13,7 @@ devito_pin=devito==4.8.23
 command_line="$0 $*"
 
 usage() {
-  echo "usage: devito-peer.sh [--size N] [--steps S] [--repeats R] [--stencilc PATH] [--json]" >&2
+  echo "usage: devito-peer.sh [--size N] [--steps S] [--repeats R] [--tuned] [--stencilc PATH] [--json]" >&2
   exit 2
 }
 positive() { # NAME VALUE
@@ -21,12 +21,16 @@ positive() { # NAME VALUE
 }
 
 size="" steps=20 repeats=5 stencilc=$root/build/compiler/stencilc json=""
+# --tuned: both tools search their own tile shapes on this machine first (stencilc bench --search;
+# Devito's autotuner, level aggressive), so the ratio compares tuned against tuned.
+bench_search=() devito_autotune=off
 while (($#)); do
   case $1 in
   --size) (($# >= 2)) || usage; positive --size "$2"; size=$2; shift 2 ;;
   --steps) (($# >= 2)) || usage; positive --steps "$2"; steps=$2; shift 2 ;;
   --repeats) (($# >= 2)) || usage; positive --repeats "$2"; repeats=$2; shift 2 ;;
   --stencilc) (($# >= 2)) || usage; stencilc=$2; shift 2 ;;
+  --tuned) bench_search=(--search) devito_autotune=aggressive; shift ;;
   --json) json=--json; shift ;;
   *) echo "devito-peer.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -60,12 +64,12 @@ for pair in acoustic:acoustic_iso8 ete37:ete37; do
   "$python" "$peers/devito_peer.py" check "$peer"
   # Without --size, stencilc chooses (4x the last-level cache) and Devito takes its size.
   "$stencilc" bench "$root/dsl-examples/$stencil.stencil" --json --repeats "$repeats" \
-    ${size:+--size "$size"} >"$work/$stencil.stencilc.json"
+    ${size:+--size "$size"} "${bench_search[@]}" >"$work/$stencil.stencilc.json"
   n=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["size"][0])' \
     "$work/$stencil.stencilc.json")
   echo "devito-peer.sh: Devito $peer at $n^3, $repeats runs of $steps steps" >&2
   "$python" "$peers/devito_peer.py" time "$peer" --size "$n" --steps "$steps" \
-    --repeats "$repeats" >"$work/$stencil.devito.json"
+    --repeats "$repeats" --autotune "$devito_autotune" >"$work/$stencil.devito.json"
   reports+=("$work/$stencil.stencilc.json" "$work/$stencil.devito.json")
 done
 /usr/bin/python3 "$peers/report.py" $json --command "$command_line" "${reports[@]}"

@@ -24,7 +24,14 @@ def machine():
 def best(variants):
     top = max(variants, key=lambda v: v["gpts_per_s"])
     return {"name": top["name"], "time_steps_per_pass": top["time_steps_per_pass"],
-            "gpts_per_s": top["gpts_per_s"]}
+            "block_y": top["block_y"], "block_z": top["block_z"], "gpts_per_s": top["gpts_per_s"]}
+
+
+def tiles(b):
+    """The tiles a best row ran with: y x z blocks, or time tiles in its /T rows."""
+    if b["block_y"] <= 0 and b["block_z"] <= 0:
+        return "default"
+    return f"{b['block_y']}x{b['block_z']}"
 
 
 def row(stencilc, devito):
@@ -51,15 +58,23 @@ def print_table(report):
         print(f"\n{r['stencil']}, {size}, float; triad {r['stream_triad_gbytes_per_s']:.1f} GB/s; "
               f"stencilc: median of {r['stencilc_repeats']} timed steps per variant; Devito "
               f"{d['devito_version']}: median of {d['repeats']} runs of {d['steps']} steps")
-        print(f"  {'':33} {'variant':22} {'GPts/s':>8} {'vs Devito':>9}")
+        print(f"  {'':33} {'variant':22} {'tiles':>9} {'GPts/s':>8} {'vs Devito':>9}")
         for label, key, ratio in (("stencilc, best single sweep", "stencilc_best_single_sweep",
                                    "ratio_single_sweep_to_devito"),
                                   ("stencilc, best incl. time-tiled", "stencilc_best",
                                    "ratio_best_to_devito")):
             b = r[key]
-            print(f"  {label:33} {b['name']:22} {b['gpts_per_s']:8.3f} {r[ratio]:8.2f}x")
-        print(f"  {'Devito, own timer around apply':33} {'opt=advanced':22} {d['gpts_per_s']:8.3f}")
-        print(f"  {'Devito, its section timers':33} {'':22} {d['devito_reported_gpts_per_s']:8.3f}")
+            print(f"  {label:33} {b['name']:22} {tiles(b):>9} {b['gpts_per_s']:8.3f} "
+                  f"{r[ratio]:8.2f}x")
+        # Older Devito reports (before --autotune) carry neither key.
+        tuned = d.get("tuned") or {}
+        shape = "x".join(str(v) for k, v in sorted(tuned.items()) if k.endswith("_size"))
+        print(f"  {'Devito, own timer around apply':33} {'opt=advanced':22} "
+              f"{shape or 'default':>9} {d['gpts_per_s']:8.3f}")
+        print(f"  {'Devito, its section timers':33} {'':22} {'':>9} "
+              f"{d['devito_reported_gpts_per_s']:8.3f}")
+        if d.get("autotune", "off") != "off":
+            print(f"  (Devito autotuned, level {d['autotune']}: {tuned}; stencilc bench --search)")
 
 def main():
     ap = argparse.ArgumentParser()

@@ -6,8 +6,8 @@
 #   python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv \
 #       --param stencilc=build/compiler/stencilc tests/lit
 #
-# Substitutions: %stencilc (the driver), %examples (dsl-examples/), FileCheck
-# and not (from llvm-14-tools).
+# Substitutions: %stencilc (the driver), %examples (dsl-examples/), %bench (bench/),
+# FileCheck and not (from llvm-14-tools).
 import os
 
 import lit.formats
@@ -50,6 +50,7 @@ def command_word(name):
 # lit adds these before its own %s, so %stencilc is never read as %s + "tencilc".
 config.substitutions.append(("%stencilc", stencilc))
 config.substitutions.append(("%examples", os.path.join(src_root, "dsl-examples")))
+config.substitutions.append(("%bench", os.path.join(src_root, "bench")))
 config.substitutions.append((command_word("FileCheck"), llvm_tool("FileCheck")))
 config.substitutions.append((command_word("not"), llvm_tool("not")))
 
