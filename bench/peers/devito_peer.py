@@ -184,6 +184,8 @@ def timing(kind, n, steps, repeats, autotune):
         op.apply(time_m=1, time_M=1, dt=DT)
     else:
         op.apply(time_m=1, time_M=steps, dt=DT, autotune=(autotune, "preemptive"))
+        # Devito records each autotuning summary in op._state (not public API: the pinned
+        # version's, devito/core/operator.py `_autotune`); 'tuned' holds the chosen arguments.
         tuned = op._state.get("autotuning", [{}])[-1].get("tuned", {})
         if not tuned:
             sys.exit(f"devito_peer: {kind}: Devito's autotuner chose nothing")

@@ -25,6 +25,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 
@@ -32,6 +33,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -149,31 +151,41 @@ TEST_P(CpuKernel, RegionsComputeExactlyTheirBox) {
 
 INSTANTIATE_TEST_SUITE_P(Generated, CpuKernel, testing::ValuesIn(allCases()), caseName);
 
-/// rt::loadColumns stages table rows for kW points at a time with 8- and 4-row
-/// register transposes (compiled here with -march=native, as the kernels are):
-/// every row range a kernel may ask for, full and partial blocks of points.
-/// A table whose entry C[r][c] is r * 1000 + c, packed: 17 rows, so that its
-/// last 4-row block is partial, as in ETE-73.
-template <typename Real> rt::PackedTable<Real> numberedTable(int rows, int cols) {
-  rt::CoefficientTable<Real> table(rows, cols);
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c)
+/// Rows and columns of the numbered table below: 17 rows, so that its last
+/// 4-row block is partial, as in ETE-73.
+constexpr int kNumberedRows = 17, kNumberedColumns = 50;
+
+/// A table whose entry C[r][c] is r * 1000 + c, packed.
+template <typename Real> rt::PackedTable<Real> numberedTable() {
+  rt::CoefficientTable<Real> table(kNumberedRows, kNumberedColumns);
+  for (int r = 0; r < kNumberedRows; ++r)
+    for (int c = 0; c < kNumberedColumns; ++c)
       table(r, c) = Real(r * 1000 + c);
   return rt::PackedTable<Real>(rt::view(table)); // a copy: the table may go
 }
 
+/// The index values of a block of W points: scattered over the columns, of
+/// the index type I a kernel may read.
+template <typename I, int W> std::array<I, W> scatteredColumns() {
+  std::array<I, W> idx;
+  for (int l = 0; l < W; ++l)
+    idx[l] = I((l * 37 + 11) % kNumberedColumns);
+  return idx;
+}
+
+/// rt::loadColumns stages table rows for kW points at a time with 8- and 4-row
+/// register transposes (compiled here with -march=native, as the kernels are):
+/// every row range a kernel may ask for, full and partial blocks of points.
 template <typename Real> void checkLoadColumns() {
   constexpr int kW = rt::kSimdLanes<Real>;
-  const int rows = 17, cols = 50;
-  const rt::PackedTable<Real> packed = numberedTable<Real>(rows, cols);
-  std::uint16_t idx[kW];
-  for (int l = 0; l < kW; ++l)
-    idx[l] = std::uint16_t((l * 37 + 11) % cols);
+  const int rows = kNumberedRows;
+  const rt::PackedTable<Real> packed = numberedTable<Real>();
+  const std::array<std::uint16_t, kW> idx = scatteredColumns<std::uint16_t, kW>();
   for (auto [begin, end] : {std::pair{0, 4}, {0, 8}, {4, 12}, {8, 20}, {0, 20}, {12, 20}})
     for (int n : {kW, 3}) {
       alignas(64) Real out[20 * kW];
       std::fill(out, out + 20 * kW, Real(-1));
-      rt::loadColumns<kW>(packed, idx, n, begin, end, out);
+      rt::loadColumns<kW>(packed, idx.data(), n, begin, end, out);
       for (int r = 0; r < 20; ++r)
         for (int l = 0; l < kW; ++l) {
           const int col = idx[l < n ? l : 0];
@@ -194,18 +206,16 @@ TEST(CpuKernelSupport, LoadColumnsTransposesDouble) { checkLoadColumns<double>()
 /// nothing outside it written.
 template <typename Real> void checkTransposeColumns() {
   constexpr int kW = rt::kSimdLanes<Real>;
-  const int rows = 17, cols = 50;
-  const rt::PackedTable<Real> packed = numberedTable<Real>(rows, cols);
-  std::int32_t idx[kW];
-  for (int l = 0; l < kW; ++l)
-    idx[l] = (l * 37 + 11) % cols;
+  const int rows = kNumberedRows;
+  const rt::PackedTable<Real> packed = numberedTable<Real>();
+  const std::array<std::int32_t, kW> idx = scatteredColumns<std::int32_t, kW>();
   for (auto [begin, end] : {std::pair{0, 4}, {0, 8}, {4, 12}, {8, 20}, {0, 20}, {12, 20}}) {
     Real minusOnes[kW];
     std::fill(minusOnes, minusOnes + kW, Real(-1));
     rt::Vec<Real> out[20 + 1];
     for (rt::Vec<Real> &v : out)
       std::memcpy(&v, minusOnes, sizeof v);
-    rt::transposeColumns<kW>(packed, idx, begin, end, out);
+    rt::transposeColumns<kW>(packed, idx.data(), begin, end, out);
     for (int i = 0; i <= 20; ++i)
       for (int l = 0; l < kW; ++l) {
         const int r = begin + i;
