@@ -34,6 +34,15 @@
 //       (the first of the pair alternating), so that the machine's drift hits
 //       both alike: it prints "timed N ..." for random and "layered N ..." for
 //       layered (`docs/PERFORMANCE.md`, random against layered).
+//   harness incore NX NY NZ ND REPEATS
+//       how far memory slows each single-sweep variant, one thread: times it
+//       on an NX x NY x NZ grid (in whichever cache or memory that size puts
+//       it), then on NX x at most 16 x 16 points with every field's line and
+//       plane strides shrunk to a few cache lines, so that the rows of every
+//       field overlap within a few kilobytes and all of them stay in L1. The second
+//       is the rate of the same instructions with the memory hierarchy out of
+//       the way (values meaningless, timing only): the kernel's in-core
+//       ceiling on this machine. Prints a table (median of REPEATS each).
 //
 // Timed single steps do not rotate the time levels: every step reads and
 // writes the same amount of memory either way, and the values stay bounded.
@@ -45,6 +54,7 @@
 #include <stencilc/Npy.h>
 #include <stencilc/Peak.h>
 #include <stencilc/Progress.h>
+#include <stencilc/Random.h>
 #include <stencilc/Stream.h>
 #include <stencilc/TimeTiling.h>
 
@@ -61,6 +71,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 using namespace stencilc::rt;
 
@@ -467,6 +481,100 @@ template <typename Real> int timeList(int argc, char **argv) {
   return 0;
 }
 
+/// Storage of one field for `incore`: `elements` values of the field's type.
+struct FlatField {
+  AnyGrid storage;
+  /// The element `below` elements past the start, moved on to the next
+  /// address that is `page` bytes past a multiple of 4096.
+  void *origin(std::ptrdiff_t below, std::ptrdiff_t page) {
+    return std::visit(
+        [&](auto &g) -> void * {
+          using T = typename std::decay_t<decltype(g)>::value_type;
+          const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(g.storage() + below);
+          const std::uintptr_t moved = (at - std::uintptr_t(page) + 4095) / 4096 * 4096 + page;
+          return g.storage() + below + std::ptrdiff_t(moved - at) / std::ptrdiff_t(sizeof(T));
+        },
+        storage);
+  }
+};
+
+template <typename Real> int inCore(int argc, char **argv) {
+  if (argc != 7) {
+    std::fprintf(stderr, "usage: harness incore NX NY NZ ND REPEATS\n");
+    return 2;
+  }
+  const KernelInfo &k = theKernel();
+  const int nx = std::atoi(argv[2]), ny = std::atoi(argv[3]),
+            nz = k.dims == 3 ? std::atoi(argv[4]) : 1;
+  const int nd = std::max(1, std::atoi(argv[5])), repeats = std::max(1, std::atoi(argv[6]));
+  if (nx < 1 || ny < 1 || nz < 1)
+    throw std::runtime_error("incore: the extent " + std::to_string(nx) + " x " +
+                             std::to_string(ny) + " x " + std::to_string(nz) + " is empty");
+#ifdef _OPENMP
+  omp_set_num_threads(1); // overlapping rows: one writer, and the rate of one core
+#endif
+  KernelData data(k, GridShape{k.dims, nx, ny, nz, k.radius}, nd, /*inPlace=*/false);
+  fillRandom<Real>(data, nd);
+  const ErasedArgs real = data.args();
+
+  // Strides of 16 and 48 elements: the reads of a point span r (1 + 16 + 48)
+  // elements either side, and row (y, z) starts at 16 y + 48 z. At most 16 x
+  // 16 rows (the rate is per point), so that every field spans a few
+  // kilobytes whatever NY and NZ. Inputs start on a 4 KiB boundary and
+  // outputs 2 KiB past one: a load then never shares its address bits below
+  // 4 KiB with a store a few points before it, which would stall it on a
+  // false dependency (4K aliasing) that the real layout, whose rows do not
+  // overlap, does not have.
+  constexpr std::ptrdiff_t kLine = 16, kPlane = 48;
+  constexpr int kRowsL1 = 16;
+  const int nyL1 = std::min(ny, kRowsL1), nzL1 = std::min(nz, kRowsL1);
+  const std::ptrdiff_t r = k.radius, plane = k.dims == 3 ? kPlane : 0;
+  const std::ptrdiff_t below = r + r * kLine + r * plane + 64;
+  const std::ptrdiff_t elements =
+      below + 4096 + nx + r + (nyL1 + r) * kLine + (nzL1 + r) * plane + 64;
+  ErasedArgs l1 = real;
+  l1.extent = {nx, nyL1, nzL1};
+  std::vector<FlatField> flat;
+  flat.reserve(k.fields.size());
+  for (size_t f = 0; f < k.fields.size(); ++f) {
+    const std::string role = k.fields[f].role;
+    flat.push_back({makeAnyGrid(k.fields[f].type, GridShape{2, int(elements), 1, 1, 0})});
+    RandomEngine rng(2000 + f);
+    std::visit(
+        [&](auto &g) {
+          using T = typename std::decay_t<decltype(g)>::value_type;
+          for (size_t e = 0; e < g.storageElements(); ++e)
+            if constexpr (std::is_floating_point_v<T>)
+              g.storage()[e] =
+                  T(uniformReal(rng, role == "in" ? 0.5 : -1.0, role == "in" ? 1.5 : 1.0));
+            else
+              g.storage()[e] = T(uniformInt(rng, 0, role == "index" ? nd : 1));
+        },
+        flat.back().storage);
+    l1.fields[f] = {flat.back().origin(below, role == "out" ? 2048 : 0), kLine, plane};
+  }
+
+  // The two layouts timed in turn, so that drift in the machine's load hits both alike.
+  const double points = double(nx) * ny * nz, pointsL1 = double(nx) * nyL1 * nzL1;
+  std::printf("%s, %d x %d x %d, one thread, GPts/s (median of %d, the two timed in turn)\n",
+              k.name, nx, ny, nz, repeats);
+  std::printf("%-10s %12s %12s %10s\n", "variant", "this grid", "all in L1", "of in-L1");
+  for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes}) {
+    const RunOptions options{v, 0, 0};
+    k.run(real, options); // warm-up
+    k.run(l1, options);
+    std::vector<double> onGrid, inL1, ratio;
+    for (int n = 0; n < repeats; ++n) {
+      onGrid.push_back(points / seconds([&] { k.run(real, options); }) / 1e9);
+      inL1.push_back(pointsL1 / seconds([&] { k.run(l1, options); }) / 1e9);
+      ratio.push_back(onGrid.back() / inL1.back());
+    }
+    std::printf("%-10s %12.3f %12.3f %10.2f\n", variantName(v), median(onGrid), median(inL1),
+                median(ratio));
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -479,9 +587,12 @@ int main(int argc, char **argv) {
       return f ? run<float>(argc, argv) : run<double>(argc, argv);
     if (mode == "time")
       return f ? timeList<float>(argc, argv) : timeList<double>(argc, argv);
+    if (mode == "incore")
+      return f ? inCore<float>(argc, argv) : inCore<double>(argc, argv);
     std::fprintf(stderr, "usage: harness check DIR | harness run NX NY NZ ND REPEATS SEARCH "
                          "INPLACE DEPTHS random|layered | harness time NX NY NZ ND "
-                         "random|layered|both REPEATS ALTERNATE SECONDS FILE\n");
+                         "random|layered|both REPEATS ALTERNATE SECONDS FILE | harness incore NX "
+                         "NY NZ ND REPEATS\n");
     return 2;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "harness: %s\n", e.what());
