@@ -24,6 +24,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -39,6 +42,9 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <optional>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 using namespace stencilc;
 
@@ -230,6 +236,74 @@ template <typename Real> void checkTransposeColumns() {
 
 TEST(CpuKernelSupport, TransposeColumnsFloat) { checkTransposeColumns<float>(); }
 TEST(CpuKernelSupport, TransposeColumnsDouble) { checkTransposeColumns<double>(); }
+
+/// Memory whose one readable page lies between two that may not be read, so
+/// that a read past either end of it stops the test.
+class GuardedPage {
+public:
+  GuardedPage() : size_(std::size_t(sysconf(_SC_PAGESIZE))) {
+    void *m = mmap(nullptr, 3 * size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+      throw std::runtime_error("mmap failed");
+    base_ = static_cast<char *>(m);
+    mprotect(base_, size_, PROT_NONE);
+    mprotect(base_ + 2 * size_, size_, PROT_NONE);
+  }
+  ~GuardedPage() { munmap(base_, 3 * size_); }
+  GuardedPage(const GuardedPage &) = delete;
+  GuardedPage &operator=(const GuardedPage &) = delete;
+  template <typename T> T *begin() const { return reinterpret_cast<T *>(base_ + size_); }
+  template <typename T> T *end() const { return reinterpret_cast<T *>(base_ + 2 * size_); }
+
+private:
+  std::size_t size_;
+  char *base_;
+};
+
+/// rt::shifted<D, Below, Above> equals rt::load(p + D) for every offset D of
+/// the reach, and reads nothing outside [p - Below, p + Above + W): that span
+/// is put at the start and at the end of a page whose neighbours may not be
+/// read.
+template <typename Real, int Below, int Above> void checkShiftedReach() {
+  constexpr int kW = rt::kSimdLanes<Real>;
+  const GuardedPage page;
+  Real *const first = page.begin<Real>(), *const end = page.end<Real>();
+  for (Real *q = first; q < end; ++q)
+    *q = Real(q - first);
+  for (const Real *p : {first + Below, end - Above - kW})
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      auto check = [&]<int D>(std::integral_constant<int, D>) {
+        const rt::Vec<Real> v = rt::shifted<D, Below, Above>(p);
+        for (int l = 0; l < kW; ++l)
+          ASSERT_EQ(v[l], p[D + l]) << "D = " << D << ", reach " << Below << " below and " << Above
+                                    << " above, lane " << l;
+      };
+      (check(std::integral_constant<int, I - Below>{}), ...);
+    }
+  (std::make_integer_sequence<int, Below + Above + 1>{});
+}
+
+// Reaches of W (one pair of vectors), more (two pairs), less (plain loads), one-sided.
+TEST(CpuKernelSupport, ShiftedFloat) {
+  checkShiftedReach<float, 4, 4>();
+  checkShiftedReach<float, 2, 6>();
+  checkShiftedReach<float, 1, 7>();
+  checkShiftedReach<float, 0, 8>();
+  checkShiftedReach<float, 8, 0>();
+  checkShiftedReach<float, 6, 8>();
+  checkShiftedReach<float, 8, 8>();
+  checkShiftedReach<float, 3, 3>();
+  checkShiftedReach<float, 9, 9>();
+}
+TEST(CpuKernelSupport, ShiftedDouble) {
+  checkShiftedReach<double, 2, 2>();
+  checkShiftedReach<double, 1, 3>();
+  checkShiftedReach<double, 4, 4>();
+  checkShiftedReach<double, 3, 4>();
+  checkShiftedReach<double, 0, 4>();
+  checkShiftedReach<double, 1, 1>();
+  checkShiftedReach<double, 5, 5>();
+}
 
 // A packed table's view is used in place, not packed again (what runTimeTiled relies on to pack
 // once per run); a view marked packed whose strides are not the packed layout's is packed.

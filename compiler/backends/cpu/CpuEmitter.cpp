@@ -2,9 +2,11 @@
 //
 // Prints the CPU kernel IR (kernel/LowerCpu.cpp says what each variant does)
 // through the shared walker: row functions become inline functions whose x
-// loop is an `omp simd` loop (in blocks of kW points with their table
-// coefficients staged when they read tables), drivers become OpenMP loops
-// over the box or its tiles. This file says only how C++ spells them.
+// loop runs whole blocks of kW points on vectors where the body allows
+// (their table coefficients transposed into registers, a row's x neighbours
+// cut from whole vectors) and is an `omp simd` loop elsewhere, drivers become
+// OpenMP loops over the box or its tiles. This file says only how C++ spells
+// them.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/CpuEmitter.h"
@@ -27,6 +29,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace stencilc::backend {
 
@@ -63,14 +66,46 @@ public:
   }
 
   /// Subsequent reads are whole vectors of kW points (rt::Vec) from x on, and
-  /// table coefficients the registers a block's transpose filled.
-  void setVector(bool vector) { vector_ = vector; }
+  /// table coefficients the registers a block's transpose filled. With
+  /// `shifts`, rows read at several x offsets are cut from whole vectors
+  /// (shiftsRow).
+  void setVector(bool vector, bool shifts = false) {
+    vector_ = vector;
+    shifts_ = vector && shifts;
+  }
   bool vector() const { return vector_; }
 
+  /// A read: `u[x - 4]` in a point loop; in a whole block `rt::load(u + x - 4)`,
+  /// or `rt::shifted<-4, 4, 4>(u + x)` (the offset, then how far the row's
+  /// reads reach below and above x) where shiftsRow says so.
   std::string access(int field, Offset o) {
-    if (vector_)
+    if (!vector_) {
+      rowXOffsets_[rowOf(field, o)].insert(o[0]);
+      return fmt::format("{}[{}]", names_.field(field), index(field, o));
+    }
+    if (o[0] == 0 || !shiftsRow(field, o))
       return fmt::format("rt::load({})", pointer(field, o));
-    return fmt::format("{}[{}]", names_.field(field), index(field, o));
+    const std::set<int> &offsets = rowXOffsets_.at(rowOf(field, o));
+    const int dx = o[0], below = std::max(0, -*offsets.begin()),
+              above = std::max(0, *offsets.rbegin());
+    o[0] = 0;
+    return fmt::format("rt::shifted<{}, {}, {}>({})", dx, below, above, pointer(field, o));
+  }
+
+  /// Does a whole block cut the x neighbours of `field`'s row at o (y and z)
+  /// from whole vectors (rt::shifted)? Where setVector allowed it and the
+  /// point loop read the row at several x offsets reaching far enough
+  /// (shiftable): two or three loads and a shuffle or two each then replace
+  /// as many unaligned loads (docs/PERFORMANCE.md, "x neighbours from whole
+  /// vectors").
+  bool shiftsRow(int field, const Offset &o) const {
+    const auto row = rowXOffsets_.find(rowOf(field, o));
+    return shifts_ && row != rowXOffsets_.end() && shiftable(row->second);
+  }
+  /// Would a whole block with shifts allowed cut any row?
+  bool hasShiftableRow() const {
+    return std::any_of(rowXOffsets_.begin(), rowXOffsets_.end(),
+                       [](const auto &row) { return shiftable(row.second); });
   }
 
   /// The address of the point at offset `o`: `p_cur + x - 4 * p_cur_plane`.
@@ -146,6 +181,23 @@ public:
   void addField(int f) { fields_.insert(f); }
 
 private:
+  /// A row is cut from whole vectors where the point loop read it at this
+  /// many x offsets or more besides x, reaching at least this many points
+  /// below and above x together: a 256-bit vector of floats, the widest the
+  /// kernels use, which rt::shifted needs to find its pair of vectors within
+  /// the reach (a shorter reach would be plain loads anyway).
+  static constexpr size_t kShiftedOffsets = 3;
+  static constexpr int kShiftedReach = 8;
+  static bool shiftable(const std::set<int> &dx) {
+    const int below = std::max(0, -*dx.begin()), above = std::max(0, *dx.rbegin());
+    return dx.size() - dx.count(0) >= kShiftedOffsets && below + above >= kShiftedReach;
+  }
+
+  /// The row a read at offset `o` is in: field, y and z offsets.
+  std::tuple<int, int, int> rowOf(int field, const Offset &o) const {
+    return {field, o[1], o[2] + shift_};
+  }
+
   /// The element of the row at (y, z) that offset `o` reads: `x - 4 * p_cur_plane`.
   std::string index(int field, Offset o) {
     o[2] += shift_;
@@ -175,10 +227,12 @@ private:
   std::set<int> fields_, lines_, planes_, scalars_;
   std::set<std::pair<int, int>> columns_;
   std::set<std::string> stagedNames_;
+  /// The x offsets the point loop read each row at: (field, dy, dz) -> dx.
+  std::map<std::tuple<int, int, int>, std::set<int>> rowXOffsets_;
   std::string coefSuffix_;
   std::vector<std::string> invariants_; ///< products of scalar factors, computed once per row
   int shift_ = 0;
-  bool vector_ = false;
+  bool vector_ = false, shifts_ = false;
 };
 
 /// Can `e` be computed on rt::Vec values as C++ spells it for one point?
@@ -290,19 +344,25 @@ private:
     out += "  const std::ptrdiff_t xBegin = box.x0, xEnd = box.x1;\n";
     out += uses.prologue(outputs, /*stagedTables=*/f.params.stagedRows);
     out += accDecl_;
-    if (!uses.usesTables()) {
+    // Whole blocks of kW points, on rt::Vec values, where the body is vector
+    // arithmetic and stages its own table coefficients (which these keep in
+    // registers: docs/PERFORMANCE.md, "Coefficients in registers") or, without
+    // tables, has a row to cut from whole vectors (BodyUses::shiftsRow);
+    // other bodies without tables measured no faster, some slower, in blocks
+    // ("x neighbours from whole vectors"). The last, partial block is a point
+    // loop, its coefficients staged in memory.
+    const bool wholeBlocks = staged.empty() && f.planes == 1 && !f.params.partialSums &&
+                             isVectorBody(s_, linear_, statements) &&
+                             (uses.usesTables() || uses.hasShiftableRow());
+    if (!uses.usesTables() && !wholeBlocks) {
       out += "#pragma omp simd\n  for (std::ptrdiff_t x = xBegin; x < xEnd; ++x) {\n";
       out += body;
       out += "  }\n}\n\n";
       return out;
     }
-    // Whole blocks keep their coefficients in registers where the body is
-    // vector arithmetic and stages its own (docs/PERFORMANCE.md, "Coefficients
-    // in registers"); the last, partial block stages them in memory for a
-    // point loop.
-    const bool wholeBlocks = staged.empty() && f.planes == 1 && !f.params.partialSums &&
-                             isVectorBody(s_, linear_, statements);
-    out += "  constexpr int kW = rt::kSimdLanes<Real>; // points per staged block\n";
+    out += uses.usesTables()
+               ? "  constexpr int kW = rt::kSimdLanes<Real>; // points per staged block\n"
+               : "  constexpr int kW = rt::kSimdLanes<Real>; // points per block\n";
     // Where a block's coefficients come from: staged once per output row by
     // the sweep's stage function (planes), or staged here for each block.
     std::string blockSetup;
@@ -379,7 +439,14 @@ private:
                          names_.table(n->table), names_.field(n->index), n->beginRow, n->endRow,
                          names_.tableColumn(n->table, n->index),
                          n->beginRow ? fmt::format(" + {}", n->beginRow) : "");
-    uses_->setVector(true);
+    // Only where no transposes run: theirs are the shuffles the cuts would
+    // compete with, while the loads they save bound the bodies without tables
+    // (docs/PERFORMANCE.md, "x neighbours from whole vectors").
+    const bool shifts = staging.empty() && uses_->hasShiftableRow();
+    if (shifts)
+      out += "    // rt::shifted<d, below, above>(p): the values at p + d .. p + d + kW - 1,\n"
+             "    // cut from whole vectors that all x neighbours of the row share.\n";
+    uses_->setVector(true, shifts);
     out += walk(statements, "    ");
     uses_->setVector(false);
     return out;

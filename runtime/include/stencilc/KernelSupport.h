@@ -97,6 +97,61 @@ template <typename T> inline void store(T *p, const Vec<T> &v) { std::memcpy(p, 
 
 namespace detail {
 #if defined(__AVX2__)
+/// The 32 bytes from byte `bytes` of the 64 bytes lo:hi (lo first), for
+/// 0 < bytes < 32: the 128-bit lanes are shifted by alignr, which cannot
+/// cross them, so the middle 32 bytes (hi's low lane after lo's high lane)
+/// come from a lane swap first.
+template <int Bytes> inline __m256i bytesFrom(__m256i lo, __m256i hi) {
+  static_assert(Bytes > 0 && Bytes < 32, "a shift within two vectors");
+  const __m256i middle = _mm256_permute2x128_si256(lo, hi, 0x21);
+  if constexpr (Bytes == 16)
+    return middle;
+  else if constexpr (Bytes < 16)
+    return _mm256_alignr_epi8(middle, lo, Bytes);
+  else
+    return _mm256_alignr_epi8(hi, middle, Bytes - 16);
+}
+#endif
+} // namespace detail
+
+/// The kSimdLanes<T> values from p + D on, as load(p + D), for a row whose
+/// reads reach from p - Below to p + Above (each 0 or more): cut from two
+/// whole vectors, at q and q + W (W = kSimdLanes<T>), that lie within what
+/// the row's reads cover anyway, [p - Below, p + Above + W). Every x offset
+/// of the row then comes from the same two or three loads and one or two
+/// register shuffles instead of one unaligned load each, half of which
+/// straddle two cache lines (docs/PERFORMANCE.md, "x neighbours from whole
+/// vectors"). Where the target has no AVX2 or no such pair exists (the reach
+/// shorter than W, or beyond it), it is load(p + D).
+template <int D, int Below, int Above, typename T> inline Vec<T> shifted(const T *p) {
+  static_assert(-Below <= D && D <= Above, "an offset within the row's reach");
+#if defined(__AVX2__)
+  constexpr int W = kSimdLanes<T>;
+  if constexpr (sizeof(Vec<T>) == 32 && Below <= W && Above <= W && Below + Above >= W) {
+    // The pair from the lowest read up, or, for offsets past its end, the one
+    // ending at the highest read.
+    constexpr int q = D <= W - Below ? -Below : Above - W;
+    constexpr int k = D - q; // lanes into the pair, 0 to W
+    auto loadWhole = [](const T *at) {
+      return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
+    };
+    __m256i v;
+    if constexpr (k == 0)
+      v = loadWhole(p + q);
+    else if constexpr (k == W)
+      v = loadWhole(p + q + W);
+    else
+      v = detail::bytesFrom<k *int(sizeof(T))>(loadWhole(p + q), loadWhole(p + q + W));
+    Vec<T> out;
+    std::memcpy(&out, &v, sizeof out);
+    return out;
+  }
+#endif
+  return load(p + D);
+}
+
+namespace detail {
+#if defined(__AVX2__)
 /// Rows [r0, r0 + 8) of 8 float columns as 8 vectors, v[i] holding row r0 + i
 /// of every column: an 8x8 transpose in registers.
 inline void transpose8Rows(const float *const *col, int r0, __m256 *v) {
