@@ -283,26 +283,23 @@ template <typename Real, int Below, int Above> void checkShiftedReach() {
   (std::make_integer_sequence<int, Below + Above + 1>{});
 }
 
+/// A row's reach below and above x, as a type: for checkShiftedReaches' lists.
+template <int Below, int Above> struct Reach {};
+
+template <typename Real, int... Below, int... Above>
+void checkShiftedReaches(Reach<Below, Above>...) {
+  (checkShiftedReach<Real, Below, Above>(), ...);
+}
+
 // Reaches of W (one pair of vectors), more (two pairs), less (plain loads), one-sided.
 TEST(CpuKernelSupport, ShiftedFloat) {
-  checkShiftedReach<float, 4, 4>();
-  checkShiftedReach<float, 2, 6>();
-  checkShiftedReach<float, 1, 7>();
-  checkShiftedReach<float, 0, 8>();
-  checkShiftedReach<float, 8, 0>();
-  checkShiftedReach<float, 6, 8>();
-  checkShiftedReach<float, 8, 8>();
-  checkShiftedReach<float, 3, 3>();
-  checkShiftedReach<float, 9, 9>();
+  checkShiftedReaches<float>(Reach<4, 4>{}, Reach<2, 6>{}, Reach<1, 7>{}, Reach<0, 8>{},
+                             Reach<8, 0>{}, Reach<6, 8>{}, Reach<8, 8>{}, Reach<3, 3>{},
+                             Reach<9, 9>{});
 }
 TEST(CpuKernelSupport, ShiftedDouble) {
-  checkShiftedReach<double, 2, 2>();
-  checkShiftedReach<double, 1, 3>();
-  checkShiftedReach<double, 4, 4>();
-  checkShiftedReach<double, 3, 4>();
-  checkShiftedReach<double, 0, 4>();
-  checkShiftedReach<double, 1, 1>();
-  checkShiftedReach<double, 5, 5>();
+  checkShiftedReaches<double>(Reach<2, 2>{}, Reach<1, 3>{}, Reach<4, 4>{}, Reach<3, 4>{},
+                              Reach<0, 4>{}, Reach<1, 1>{}, Reach<5, 5>{});
 }
 
 // A packed table's view is used in place, not packed again (what runTimeTiled relies on to pack
