@@ -54,7 +54,6 @@
 #include <stencilc/Npy.h>
 #include <stencilc/Peak.h>
 #include <stencilc/Progress.h>
-#include <stencilc/Random.h>
 #include <stencilc/Stream.h>
 #include <stencilc/TimeTiling.h>
 
@@ -152,25 +151,28 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+/// Random values for a field of role `role`: index values in [0, nd), inputs
+/// in [0.5, 1.5) (velocities, densities), time levels and outputs in [-1, 1).
+void fillRole(AnyGrid &field, const std::string &role, uint64_t seed, int nd) {
+  std::visit(
+      [&](auto &grid) {
+        using T = typename std::decay_t<decltype(grid)>::value_type;
+        if (role == "index")
+          grid.fillRandom(seed, T(0), T(nd));
+        else if constexpr (std::is_floating_point_v<T>) {
+          if (role == "in")
+            grid.fillRandom(seed, T(0.5), T(1.5));
+          else
+            grid.fillRandom(seed, T(-1), T(1));
+        }
+      },
+      field);
+}
+
 template <typename Real> void fillRandom(KernelData &data, int nd) {
   const KernelInfo &k = data.info();
-  for (size_t f = 0; f < k.fields.size(); ++f) {
-    std::string role = k.fields[f].role;
-    uint64_t seed = 1000 + f;
-    std::visit(
-        [&](auto &grid) {
-          using T = typename std::decay_t<decltype(grid)>::value_type;
-          if (role == "index")
-            grid.fillRandom(seed, T(0), T(nd));
-          else if constexpr (std::is_floating_point_v<T>) {
-            if (role == "in")
-              grid.fillRandom(seed, T(0.5), T(1.5));
-            else
-              grid.fillRandom(seed, T(-1), T(1));
-          }
-        },
-        data.field(int(f)));
-  }
+  for (size_t f = 0; f < k.fields.size(); ++f)
+    fillRole(data.field(int(f)), k.fields[f].role, 1000 + f, nd);
   for (size_t t = 0; t < k.tables.size(); ++t) {
     // Small coefficients keep repeated in-place steps bounded.
     auto &table = data.template table<Real>(int(t));
@@ -538,19 +540,9 @@ template <typename Real> int inCore(int argc, char **argv) {
   flat.reserve(k.fields.size());
   for (size_t f = 0; f < k.fields.size(); ++f) {
     const std::string role = k.fields[f].role;
+    // One row of `elements` points: every element a read may reach is a point.
     flat.push_back({makeAnyGrid(k.fields[f].type, GridShape{2, int(elements), 1, 1, 0})});
-    RandomEngine rng(2000 + f);
-    std::visit(
-        [&](auto &g) {
-          using T = typename std::decay_t<decltype(g)>::value_type;
-          for (size_t e = 0; e < g.storageElements(); ++e)
-            if constexpr (std::is_floating_point_v<T>)
-              g.storage()[e] =
-                  T(uniformReal(rng, role == "in" ? 0.5 : -1.0, role == "in" ? 1.5 : 1.0));
-            else
-              g.storage()[e] = T(uniformInt(rng, 0, role == "index" ? nd : 1));
-        },
-        flat.back().storage);
+    fillRole(flat.back().storage, role, 2000 + f, nd);
     l1.fields[f] = {flat.back().origin(below, role == "out" ? 2048 : 0), kLine, plane};
   }
 
