@@ -85,9 +85,8 @@ public:
     }
     if (o[0] == 0 || !shiftsRow(field, o))
       return fmt::format("rt::load({})", pointer(field, o));
-    const std::set<int> &offsets = rowXOffsets_.at(rowOf(field, o));
-    const int dx = o[0], below = std::max(0, -*offsets.begin()),
-              above = std::max(0, *offsets.rbegin());
+    const auto [below, above] = reachOf(rowXOffsets_.at(rowOf(field, o)));
+    const int dx = o[0];
     o[0] = 0;
     return fmt::format("rt::shifted<{}, {}, {}>({})", dx, below, above, pointer(field, o));
   }
@@ -189,8 +188,13 @@ private:
   static constexpr size_t kShiftedOffsets = 3;
   static constexpr int kShiftedReach = 8;
   static bool shiftable(const std::set<int> &dx) {
-    const int below = std::max(0, -*dx.begin()), above = std::max(0, *dx.rbegin());
+    const auto [below, above] = reachOf(dx);
     return dx.size() - dx.count(0) >= kShiftedOffsets && below + above >= kShiftedReach;
+  }
+
+  /// How far a row's reads at x offsets `dx` reach below and above x (each 0 or more).
+  static std::pair<int, int> reachOf(const std::set<int> &dx) {
+    return {std::max(0, -*dx.begin()), std::max(0, *dx.rbegin())};
   }
 
   /// The row a read at offset `o` is in: field, y and z offsets.

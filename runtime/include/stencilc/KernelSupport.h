@@ -132,6 +132,7 @@ template <int D, int Below, int Above, typename T> inline Vec<T> shifted(const T
     // ending at the highest read.
     constexpr int q = D <= W - Below ? -Below : Above - W;
     constexpr int k = D - q; // lanes into the pair, 0 to W
+    constexpr int kBytes = k * int(sizeof(T));
     auto loadWhole = [](const T *at) {
       return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(at));
     };
@@ -141,7 +142,7 @@ template <int D, int Below, int Above, typename T> inline Vec<T> shifted(const T
     else if constexpr (k == W)
       v = loadWhole(p + q + W);
     else
-      v = detail::bytesFrom<k *int(sizeof(T))>(loadWhole(p + q), loadWhole(p + q + W));
+      v = detail::bytesFrom<kBytes>(loadWhole(p + q), loadWhole(p + q + W));
     Vec<T> out;
     std::memcpy(&out, &v, sizeof out);
     return out;
