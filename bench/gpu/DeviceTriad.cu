@@ -35,7 +35,47 @@ __global__ void triad(double *__restrict__ a, const double *__restrict__ b,
     a[i] = b[i] + scalar * c[i];
 }
 
+__global__ void fill4(float *a, float *b, float *c, float *d, std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    a[i] = 1.0f;
+    b[i] = 2.0f;
+    c[i] = 0.5f;
+    d[i] = 0.25f;
+  }
+}
+
+__global__ void stream3r1w(float *__restrict__ a, const float *__restrict__ b,
+                           const float *__restrict__ c, const float *__restrict__ d,
+                           std::size_t n) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    a[i] = b[i] + c[i] + d[i];
+}
+
 } // namespace
+
+double measureDeviceStream3r1wBandwidth(std::size_t elements, int trials) {
+  cuda::DeviceBuffer<float> a(elements), b(elements), c(elements), d(elements);
+  cuda::Stream stream;
+  const unsigned blocks =
+      unsigned(std::min<std::size_t>((elements + kThreads - 1) / kThreads, 1u << 20));
+  STENCILC_LAUNCH(fill4, blocks, kThreads, 0, stream)
+  (a.data(), b.data(), c.data(), d.data(), elements);
+  STENCILC_CUDA_CHECK(cudaGetLastError());
+  float best = 1e30f;
+  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
+  for (int t = 0; t < trials; ++t) {
+    start.record(stream);
+    STENCILC_LAUNCH(stream3r1w, blocks, kThreads, 0, stream)
+    (a.data(), b.data(), c.data(), d.data(), elements);
+    STENCILC_CUDA_CHECK(cudaGetLastError());
+    end.record(stream);
+    end.synchronize();
+    best = std::min(best, end.millisecondsSince(start));
+  }
+  return 16.0 * double(elements) / (double(best) * 1e-3) / 1e9;
+}
 
 double measureDeviceTriadBandwidth(std::size_t elements, int trials) {
   cuda::DeviceBuffer<double> a(elements), b(elements), c(elements);

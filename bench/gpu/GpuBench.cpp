@@ -4,8 +4,9 @@
 // (CMakeLists.txt names it with STENCILC_GPU_BENCH_HEADER and _NAMESPACE):
 //
 //   gpu-bench-KERNEL FILE.stencil [--size=N | --size=NX,NY,NZ] [--nd=902]
-//                    [--repeats=10] [--arch=CC]
+//                    [--index=random|layered] [--repeats=5] [--steps=10] [--arch=CC]
 //                    [--block-x=BX] [--block-y=BY] [--nw=NW] [--triad-elements=134217728]
+//                    [--json=FILE]
 //
 //   1. compiles FILE's stencil for its flops and compulsory bytes per point;
 //   2. runs one step of every CUDA variant on a small odd-sized grid with
@@ -13,9 +14,11 @@
 //      where the kernel has it one two-step launch (runTwoSteps, `twostep`)
 //      with two reference steps;
 //   3. measures the device's triad bandwidth;
-//   4. times every variant (median of the repeats, one CUDA event pair per
-//      step; per launch over two for twostep) out of place on random data,
-//      and prints the CPU bench's table.
+//   4. times every variant out of place on random data (BenchData.h): runs
+//      of --steps steps with the time levels rotating after each (two-step
+//      launches rotating by two), one CUDA event pair around each run, the
+//      median of --repeats runs per step; prints the CPU bench's table and,
+//      with --json, writes its rows (docs/results/ keeps such files).
 //
 // A variant that does not match the reference fails the run (exit status 1),
 // so its timing is never taken for a result.
@@ -23,7 +26,11 @@
 //===----------------------------------------------------------------------===//
 #include STENCILC_GPU_BENCH_HEADER
 
+#include "BenchData.h"
 #include "DeviceTriad.h"
+#ifdef STENCILC_GPU_BENCH_REFERENCE
+#include "reference/Reference.h"
+#endif
 
 #include "analysis/CostModel.h"
 #include "eval/KernelInputs.h"
@@ -38,6 +45,8 @@
 #include <stencilc/cuda/Streams.h>
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
@@ -46,6 +55,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,14 +65,39 @@ using namespace stencilc;
 
 namespace {
 
+/// The hand-written peers of this kernel's stencil (bench/gpu/reference), checked and timed
+/// after the generated variants as rows "hand:NAME"; none for most stencils.
+struct Handwritten {
+  std::string name;
+  void (*run)(const rt::ErasedArgs &args, cudaStream_t stream);
+};
+template <typename Real> std::vector<Handwritten> handwritten() {
+  std::vector<Handwritten> kernels;
+#ifdef STENCILC_GPU_BENCH_REFERENCE
+  for (const auto &k : bench::reference::STENCILC_GPU_BENCH_REFERENCE<Real>())
+    kernels.push_back({std::string("hand:") + k.name, k.run});
+#endif
+  return kernels;
+}
+
 llvm::cl::opt<std::string> stencilPath(llvm::cl::Positional, llvm::cl::Required,
                                        llvm::cl::desc("<the kernel's .stencil file>"));
 llvm::cl::list<int>
     sizeOption("size", llvm::cl::CommaSeparated,
                llvm::cl::desc("N (cube) or NX,NY,NZ; default 256^3 (8192^2 in 2D)"));
 llvm::cl::opt<int> ndOption("nd", llvm::cl::init(902), llvm::cl::desc("distinct index values"));
-llvm::cl::opt<int> repeatsOption("repeats", llvm::cl::init(10),
-                                 llvm::cl::desc("timed steps per variant (median reported)"));
+llvm::cl::opt<int> repeatsOption("repeats", llvm::cl::init(5),
+                                 llvm::cl::desc("timed runs per variant (median reported)"));
+llvm::cl::opt<int> stepsOption("steps", llvm::cl::init(10),
+                               llvm::cl::desc("steps per timed run, the time levels rotating"));
+llvm::cl::opt<bench::IndexFill> indexOption(
+    "index", llvm::cl::init(bench::IndexFill::Random),
+    llvm::cl::desc("how index fields are filled for timing"),
+    llvm::cl::values(clEnumValN(bench::IndexFill::Random, "random", "uniform over the columns"),
+                     clEnumValN(bench::IndexFill::Layered, "layered",
+                                "from a smooth layered model (rt::fillLayered)")));
+llvm::cl::opt<std::string> jsonOption("json", llvm::cl::init(""),
+                                      llvm::cl::desc("also write the rows as JSON to this file"));
 llvm::cl::opt<unsigned long long>
     triadElementsOption("triad-elements", llvm::cl::init(1ull << 27),
                         llvm::cl::desc("doubles per triad array (default 2^27: 1 GiB each)"));
@@ -88,6 +123,18 @@ kernel::LaunchOptions launchOptions(kernel::Variant v) {
   o.blockX = blockXOption;
   o.blockY = blockYOption;
   o.nw = nwOption;
+  return o;
+}
+
+/// How the two-step launch is checked and timed: as every variant, with the shared memory the
+/// architecture allows a block on opt-in as its budget. Its rings of planes grow with the
+/// stencil's reach and fields (tti and lwc_elastic in double need more than the 48 KiB any
+/// block gets without opting in), and the budget decides nothing else in that launch.
+kernel::LaunchOptions twoStepOptions() {
+  kernel::LaunchOptions o = launchOptions(kernel::Variant::Ro);
+  for (const kernel::ArchDefaults &d : kernel::kArchDefaults)
+    if (d.arch <= launchArch)
+      o.sharedBytes = d.maxSharedBytes;
   return o;
 }
 
@@ -126,9 +173,13 @@ bool compile(const std::string &path, const rt::KernelInfo &info, Compiled &c) {
 }
 
 /// The small odd-sized grid every check runs on.
-eval::EvalSizes checkSizes(const rt::KernelInfo &info) {
-  const bool is3d = info.dims == 3;
-  return {is3d ? 37 : 67, is3d ? 21 : 45, is3d ? 13 : 1, 23, -1};
+/// The odd-sized grids every check runs on: a small one, smaller than one block or march in
+/// y and z, and one that spans several blocks, marches and tiles in every direction (a
+/// multiple of no block, tile or vector width).
+std::vector<eval::EvalSizes> checkSizes(const rt::KernelInfo &info) {
+  if (info.dims == 3)
+    return {{37, 21, 13, 23, -1}, {75, 53, 71, 23, -1}};
+  return {{67, 45, 1, 23, -1}, {301, 203, 1, 23, -1}};
 }
 
 /// The kernel's grid shape for `sizes`, with the reference data's halo.
@@ -143,8 +194,8 @@ rt::GridShape checkShape(const rt::KernelInfo &info, const eval::EvalSizes &size
 
 /// Normwise relative error of each variant's outputs after one step (infinite with a NaN).
 template <typename Real>
-std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil &stencil) {
-  const eval::EvalSizes sizes = checkSizes(info);
+std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil &stencil,
+                                  const eval::EvalSizes &sizes) {
   eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 4242);
   eval::evaluateReference(stencil, ref.bindings());
   const rt::GridShape shape = checkShape(info, sizes, ref);
@@ -152,11 +203,17 @@ std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil 
   eval::copyInputs<Real>(ref, data);
   cuda::DeviceKernelData device(data);
   std::vector<double> errors;
-  for (kernel::Variant v : kernel::kVariants) {
+  // Every generated variant, then the hand-written peers.
+  std::vector<std::function<void()>> runs;
+  for (kernel::Variant v : kernel::kVariants)
+    runs.push_back([&device, v] { kernel::runErased(device.args(), launchOptions(v)); });
+  for (const Handwritten &h : handwritten<Real>())
+    runs.push_back([&device, h] { h.run(device.args(), 0); });
+  for (const std::function<void()> &run : runs) {
     for (std::size_t f = 0; f < info.fields.size(); ++f)
       if (ref.roles[f] == ir::FieldRole::Output)
         device.field<Real>(int(f)).poison();
-    kernel::runErased(device.args(), launchOptions(v));
+    run();
     STENCILC_CUDA_CHECK(cudaDeviceSynchronize());
     double worst = 0;
     for (std::size_t f = 0; f < info.fields.size(); ++f) {
@@ -168,29 +225,6 @@ std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil 
     errors.push_back(worst);
   }
   return errors;
-}
-
-/// Random data as `stencilc bench` uses: bounded values, small coefficients.
-template <typename Real> void fillRandom(rt::KernelData &data, int nd) {
-  const rt::KernelInfo &k = data.info();
-  for (std::size_t f = 0; f < k.fields.size(); ++f) {
-    const std::string role = k.fields[f].role;
-    std::visit(
-        [&](auto &grid) {
-          using T = typename std::decay_t<decltype(grid)>::value_type;
-          if (role == "index")
-            grid.fillRandom(1000 + f, T(0), T(nd));
-          else if constexpr (std::is_floating_point_v<T>)
-            grid.fillRandom(1000 + f, role == "in" ? T(0.5) : T(-1), role == "in" ? T(1.5) : T(1));
-        },
-        data.field(int(f)));
-  }
-  for (std::size_t t = 0; t < k.tables.size(); ++t) {
-    auto &table = data.table<Real>(int(t));
-    table.fillRandom(77 + t, Real(-1) / Real(table.rows()), Real(1) / Real(table.rows()));
-  }
-  for (double &s : data.scalars())
-    s = 0.5;
 }
 
 double median(std::vector<double> v) {
@@ -218,10 +252,10 @@ template <typename Real> struct SecondStorage {
 /// Normwise relative error of the second step's outputs of one two-step launch (twostep)
 /// against two reference steps; none where the kernel has no such launch.
 template <typename Real>
-std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stencil &stencil) {
+std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stencil &stencil,
+                                    const eval::EvalSizes &sizes) {
   if constexpr (!kernel::kTwoStepLaunch)
     return std::nullopt;
-  const eval::EvalSizes sizes = checkSizes(info);
   eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 4242);
   const rt::GridShape shape = checkShape(info, sizes, ref);
   // The second step reads the first one's level at the boundary: zero in every level's halo,
@@ -240,7 +274,7 @@ std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stenci
   SecondStorage<Real> second(info, shape);
   for (cuda::DeviceGrid<Real> &g : second.grids)
     g.poison();
-  kernel::runErasedTwoSteps(device.args(), second.fields, launchOptions(kernel::Variant::Ro));
+  kernel::runErasedTwoSteps(device.args(), second.fields, twoStepOptions());
   STENCILC_CUDA_CHECK(cudaDeviceSynchronize());
   double worst = 0;
   for (std::size_t k = 0; k < second.outputs.size(); ++k) {
@@ -252,48 +286,115 @@ std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stenci
   return worst;
 }
 
-/// Median seconds of `launch` over the repeats, one CUDA event pair around each, after a
-/// warm-up launch (caches, clocks, the opt-in of shared memory).
-template <typename Launch> double medianSeconds(cudaStream_t stream, int repeats, Launch launch) {
+/// Median seconds per step of `step` (which launches `stepsPerLaunch` steps) over the repeats:
+/// each repeat a run of --steps steps, one CUDA event pair around it, after one warm-up run
+/// (caches, clocks, the opt-in of shared memory).
+template <typename Step>
+double medianSecondsPerStep(cudaStream_t stream, int stepsPerLaunch, Step step) {
+  const int launches = std::max(1, int(stepsOption) / stepsPerLaunch);
   cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
-  launch();
+  auto runOnce = [&] {
+    for (int n = 0; n < launches; ++n)
+      step();
+  };
+  runOnce();
   std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
+  for (int r = 0; r < std::max(1, int(repeatsOption)); ++r) {
     start.record(stream);
-    launch();
+    runOnce();
     end.record(stream);
     end.synchronize();
-    times.push_back(1e-3 * end.millisecondsSince(start));
+    times.push_back(1e-3 * end.millisecondsSince(start) / (launches * stepsPerLaunch));
   }
   STENCILC_CUDA_CHECK(cudaGetLastError());
   return median(times);
 }
 
-/// Median seconds per step of each variant on random data of `shape`, and with `twoSteps` of
-/// a two-step launch after them (its launch's time over two).
+/// Median seconds per step of each variant on the timed data of `shape` (BenchData.h), and
+/// with `twoSteps` of a two-step launch after them (per step: a launch's time over two).
 template <typename Real>
 std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape &shape,
-                                 int repeats, bool twoSteps) {
+                                 bool twoSteps) {
   rt::KernelData data(info, shape, ndOption, /*inPlace=*/false);
-  fillRandom<Real>(data, ndOption);
+  bench::fillForTiming<Real>(data, ndOption, indexOption);
   cuda::DeviceKernelData device(data);
-  const rt::ErasedArgs args = device.args();
+  rt::ErasedArgs args = device.args();
   cuda::Stream stream;
   std::vector<double> seconds;
   for (kernel::Variant v : kernel::kVariants) {
     kernel::LaunchOptions options = launchOptions(v);
     options.stream = stream;
-    seconds.push_back(medianSeconds(stream, repeats, [&] { kernel::runErased(args, options); }));
+    seconds.push_back(medianSecondsPerStep(stream, 1, [&] {
+      kernel::runErased(args, options);
+      bench::rotateOneStep(info, args.fields);
+    }));
   }
+  for (const Handwritten &h : handwritten<Real>())
+    seconds.push_back(medianSecondsPerStep(stream, 1, [&] {
+      h.run(args, stream);
+      bench::rotateOneStep(info, args.fields);
+    }));
   if (twoSteps) {
     SecondStorage<Real> second(info, shape);
-    kernel::LaunchOptions options = launchOptions(kernel::Variant::Ro);
+    kernel::LaunchOptions options = twoStepOptions();
     options.stream = stream;
-    seconds.push_back(0.5 * medianSeconds(stream, repeats, [&] {
-                        kernel::runErasedTwoSteps(args, second.fields, options);
-                      }));
+    seconds.push_back(medianSecondsPerStep(stream, 2, [&] {
+      kernel::runErasedTwoSteps(args, second.fields, options);
+      bench::rotateTwoSteps(info, args.fields, second.fields);
+    }));
   }
   return seconds;
+}
+
+/// The rows as JSON: one object per variant with the run's conditions.
+bool writeJson(const std::string &path, const llvm::json::Object &run, llvm::json::Array rows) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    error() << "cannot write '" << path << "': " << ec.message() << "\n";
+    return false;
+  }
+  llvm::json::Object document(run);
+  document["rows"] = std::move(rows);
+  out << llvm::formatv("{0:2}", llvm::json::Value(std::move(document))) << "\n";
+  return true;
+}
+
+/// "random" or "layered" for a kernel with an index field, "none" otherwise.
+std::string indexName(const rt::KernelInfo &info) {
+  for (const rt::KernelFieldInfo &f : info.fields)
+    if (std::string(f.role) == "index")
+      return indexOption == bench::IndexFill::Layered ? "layered" : "random";
+  return "none";
+}
+
+/// Bytes of one grid of `shape` in element type `type` (rt::GridLayout, padding included).
+std::size_t gridBytes(const std::string &type, const rt::GridShape &shape) {
+  if (type == "float" || type == "int32")
+    return rt::GridLayout::of<float>(shape).elements * 4;
+  if (type == "double")
+    return rt::GridLayout::of<double>(shape).elements * 8;
+  if (type == "uint16")
+    return rt::GridLayout::of<std::uint16_t>(shape).elements * 2;
+  return rt::GridLayout::of<std::uint8_t>(shape).elements;
+}
+
+/// Whether the timed grids (every field, and the second outputs of a two-step launch) fit in
+/// the device's free memory and the host's; says the figures when they do not.
+bool fitsOnDevice(const rt::KernelInfo &info, const rt::GridShape &shape, bool twoSteps) {
+  std::size_t needed = 0;
+  for (const rt::KernelFieldInfo &f : info.fields)
+    needed += gridBytes(f.type, shape) * (twoSteps && std::string(f.role) == "out" ? 2 : 1);
+  std::size_t freeBytes = 0, totalBytes = 0;
+  STENCILC_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+  // Tables, the triad's buffers (freed by now) and the runtime's own take a little more.
+  if (needed + (std::size_t(1) << 28) <= freeBytes)
+    return true;
+  error() << fmt::format("a {}x{}x{} grid needs {:.2f} GB of device memory for {} fields; the "
+                         "device has {:.2f} GB free of {:.2f} GB: use a smaller --size\n",
+                         shape.nx, shape.ny, shape.nz, 1e-9 * double(needed), info.fields.size(),
+                         1e-9 * double(freeBytes), 1e-9 * double(totalBytes));
+  return false;
 }
 
 template <typename Real> int runBench(const CompiledStencil &compiled) {
@@ -308,7 +409,6 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
     error() << "--size takes N or NX,NY,NZ\n";
     return 2;
   }
-  const int repeats = std::max(1, int(repeatsOption));
 
   cudaDeviceProp prop{};
   int device = 0;
@@ -322,18 +422,31 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
                   launchArch, int(blockXOption), int(blockYOption), int(nwOption));
 
   llvm::errs() << "gpu-bench: checking every variant against the reference evaluator\n";
-  std::vector<double> errors = checkVariants<Real>(info, s);
-  const std::optional<double> twoStepError = checkTwoSteps<Real>(info, s);
+  std::vector<double> errors;
+  std::optional<double> twoStepError;
+  for (const eval::EvalSizes &sizes : checkSizes(info)) {
+    const std::vector<double> e = checkVariants<Real>(info, s, sizes);
+    errors.resize(e.size());
+    for (std::size_t n = 0; n < e.size(); ++n)
+      errors[n] = std::max(errors[n], e[n]);
+    if (const std::optional<double> t = checkTwoSteps<Real>(info, s, sizes))
+      twoStepError = std::max(twoStepError.value_or(0.0), *t);
+  }
   llvm::errs() << "gpu-bench: measuring the device triad bandwidth\n";
   const double triad = bench::measureDeviceTriadBandwidth(triadElementsOption);
+  const double stream3r1w = bench::measureDeviceStream3r1wBandwidth(2 * triadElementsOption);
   llvm::errs() << fmt::format("gpu-bench: timing at {}x{}x{}, Nd = {}\n", nx, ny, nz,
                               int(ndOption));
   const rt::GridShape timedShape{info.dims, nx, ny, nz, info.radius};
+  if (!fitsOnDevice(info, timedShape, twoStepError.has_value()))
+    return 2;
   const std::vector<double> seconds =
-      timeVariants<Real>(info, timedShape, repeats, twoStepError.has_value());
+      timeVariants<Real>(info, timedShape, twoStepError.has_value());
   std::vector<std::string> names;
   for (kernel::Variant v : kernel::kVariants)
     names.push_back(kernel::variantName(v));
+  for (const Handwritten &h : handwritten<Real>())
+    names.push_back(h.name);
   if (twoStepError) { // two steps per launch (runTwoSteps), per step
     names.push_back("twostep");
     errors.push_back(*twoStepError);
@@ -343,21 +456,52 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
   const int flops = analysis::stencilFlops(compiled.linear);
   const int bytes = analysis::compulsoryBytes(s);
   const double tolerance = std::is_same_v<Real, float> ? 1e-5 : 1e-12;
-  llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, median of {} steps, {}\n",
-                              s.name, info.elemType, nx, ny, nz, int(ndOption), repeats, prop.name);
-  llvm::outs() << fmt::format("device triad: {:.1f} GB/s; compulsory traffic {} B/point; "
-                              "{} flops/point\n",
-                              triad, bytes, flops);
+  const std::string index = indexName(info);
+  llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {}, index {}, median of {} runs of "
+                              "{} steps, {}\n",
+                              s.name, info.elemType, nx, ny, nz, int(ndOption), index,
+                              int(repeatsOption), int(stepsOption), prop.name);
+  llvm::outs() << fmt::format(
+      "device triad: {:.1f} GB/s (3 reads, 1 write of floats: {:.1f} GB/s); "
+      "compulsory traffic {} B/point; {} flops/point\n",
+      triad, stream3r1w, bytes, flops);
   llvm::outs() << launch << "\n";
   llvm::outs() << fmt::format("{:<18} {:>10} {:>8} {:>8} {:>7} {:>9} {:>13}\n", "variant", "s/step",
                               "GPts/s", "GFLOP/s", "GB/s", "of triad", "max rel err");
   bool allCorrect = true;
+  llvm::json::Array rows;
   for (std::size_t n = 0; n < seconds.size(); ++n) {
     const double gpts = points / seconds[n] / 1e9;
     allCorrect &= errors[n] < tolerance;
     llvm::outs() << fmt::format("{:<18} {:>10.6f} {:>8.3f} {:>8.1f} {:>7.1f} {:>9.3f} {:>13.2e}\n",
                                 names[n], seconds[n], gpts, gpts * flops, gpts * bytes,
                                 gpts * bytes / triad, errors[n]);
+    rows.push_back(llvm::json::Object{{"stencil", s.name},
+                                      {"type", info.elemType},
+                                      {"index", index},
+                                      {"variant", names[n]},
+                                      {"seconds_per_step", seconds[n]},
+                                      {"gpts_per_s", gpts},
+                                      {"fraction_of_triad", gpts * bytes / triad},
+                                      {"max_rel_error", errors[n]},
+                                      {"matches_reference", errors[n] < tolerance}});
+  }
+  if (!jsonOption.empty()) {
+    const llvm::json::Object run{{"device", prop.name},
+                                 {"sm", launchArch},
+                                 {"size", llvm::json::Array{nx, ny, nz}},
+                                 {"nd", int(ndOption)},
+                                 {"repeats", int(repeatsOption)},
+                                 {"steps", int(stepsOption)},
+                                 {"block_x", int(blockXOption)},
+                                 {"block_y", int(blockYOption)},
+                                 {"nw", int(nwOption)},
+                                 {"triad_gb_per_s", triad},
+                                 {"stream_3r1w_gb_per_s", stream3r1w},
+                                 {"bytes_per_point", bytes},
+                                 {"flops_per_point", flops}};
+    if (!writeJson(jsonOption, run, std::move(rows)))
+      return 1;
   }
   if (!allCorrect) {
     error() << fmt::format("a variant does not match the reference evaluator (tolerance {:g}); "

@@ -15,7 +15,7 @@
 //       (stencilc/TimeTiling.h), naive and blocked inside the tiles, after
 //       checking on a small odd grid that they give single steps bit for bit.
 //       INDEX is how index fields are filled: "random" (uniform over ND
-//       values) or "layered" (a smooth layered model, see fillLayered).
+//       values) or "layered" (a smooth layered model, rt::fillLayered).
 //       Prints one line per result for `stencilc` to read; progress goes to
 //       stderr.
 //   harness time NX NY NZ ND INDEX REPEATS ALTERNATE SECONDS FILE
@@ -51,6 +51,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <stencilc/KernelData.h>
+#include <stencilc/LayeredIndex.h>
 #include <stencilc/Npy.h>
 #include <stencilc/Peak.h>
 #include <stencilc/Progress.h>
@@ -223,33 +224,6 @@ bool timeTilingMatches(const KernelInfo &k, int nd, bool inPlace, int depth) {
       return false;
   }
   return true;
-}
-
-/// Index fields from a smooth layered model: the value grows with depth (z)
-/// over the nd values, the layers gently dipping and undulating along x and y,
-/// as a velocity model's column would (runs of equal index along x, a few
-/// values per plane).
-void fillLayered(KernelData &data, int nd) {
-  const KernelInfo &k = data.info();
-  for (size_t f = 0; f < k.fields.size(); ++f) {
-    if (std::string(k.fields[f].role) != "index")
-      continue;
-    std::visit(
-        [&](auto &grid) {
-          using T = typename std::decay_t<decltype(grid)>::value_type;
-          if constexpr (std::is_integral_v<T>) {
-            const double nx = grid.nx(), ny = grid.ny(), depth = k.dims == 3 ? grid.nz() : ny;
-            grid.fillWith([&](int i, int j, int kk) {
-              const double z = k.dims == 3 ? kk : j;
-              const double surface =
-                  0.08 * depth * (std::sin(6.2832 * i / nx) * 0.5 + j / ny * 0.5);
-              const double v = std::clamp((z + surface) / (1.1 * depth), 0.0, 1.0);
-              return T(std::min(nd - 1, int(v * nd)));
-            });
-          }
-        },
-        data.field(int(f)));
-  }
 }
 
 template <typename Real> int run(int argc, char **argv) {

@@ -16,6 +16,8 @@
 #include <set>
 #include <unordered_map>
 
+#include <unistd.h>
+
 struct CUstream_st {
   unsigned flags;
 };
@@ -243,6 +245,15 @@ cudaError_t cudaMalloc(void **devPtr, std::size_t bytes) {
   std::lock_guard lock(d.mutex);
   d.allocations[reinterpret_cast<std::uintptr_t>(p)] = bytes;
   *devPtr = p;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(std::size_t *freeBytes, std::size_t *totalBytes) {
+  if (!freeBytes || !totalBytes)
+    return fail(cudaErrorInvalidValue);
+  const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+  *freeBytes = std::size_t(sysconf(_SC_AVPHYS_PAGES)) * page;
+  *totalBytes = std::size_t(sysconf(_SC_PHYS_PAGES)) * page;
   return cudaSuccess;
 }
 

@@ -90,6 +90,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
 cudaError_t cudaDeviceSynchronize();
 
 cudaError_t cudaMalloc(void **devPtr, std::size_t bytes);
+/// The emulated device's memory is the host's: free is what the host has unused, total its RAM.
+cudaError_t cudaMemGetInfo(std::size_t *freeBytes, std::size_t *totalBytes);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaMallocHost(void **ptr, std::size_t bytes);
 cudaError_t cudaHostAlloc(void **ptr, std::size_t bytes, unsigned flags);

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# device-run.sh - The prepared GPU run: every CUDA variant of every example
+# checked against the reference evaluator and timed, with the device triad in
+# the same program, in one command that fits a short GPU window (README.md).
+#
+#   device-run.sh package [BUILD_DIR]
+#       here, on the development machine: builds the gpu-bench programs of
+#       every dsl-examples/ stencil (float and double) into BUILD_DIR (default
+#       build/) and packs them with the shared libraries they need, the
+#       dynamic loader included, into gpu-run/ (ignored by git, under 64 MiB),
+#       so that a GPU machine with only the CUDA driver can run them.
+#   device-run.sh run [PACKAGE_DIR] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B]
+#       on the GPU machine: runs every packed program (the table stencils with
+#       a random and with a layered index) through the packed loader, then
+#       writes OUT/gpu-run.json (results.py's input: one row per stencil,
+#       type, index and variant with gpts_per_s and fraction_of_triad),
+#       OUT/gpu-run.log (every program's own table) and prints one table.
+#       OUT defaults to $OUT where the device tool sets it, else gpu-run-out/.
+#       The grids are 512 x 512 x 400 (16384^2 in 2D) unless --size says
+#       otherwise: at least 4x the L2 of an H100 or H200 for every example.
+#       --only runs the named examples alone (a second run after a change to
+#       some kernels); --quick times fewer steps.
+#   device-run.sh --dry-run [BUILD_DIR] [--out DIR]
+#       here: the same run through the CUDA emulator (the programs tests/
+#       builds against it) on tiny grids: what CI runs, so that the script,
+#       the checks and the JSON are exercised without a GPU.
+#
+# Exits non-zero if any program fails: a variant that does not match the
+# reference evaluator fails its program, and its timings are not reported.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+examples=(acoustic_iso8 ete37 ete73 heat2d laplacian7 lwc_elastic tti)
+
+die() {
+  echo "device-run.sh: $*" >&2
+  exit 2
+}
+
+# The stencils whose kernels read an index field: timed with both index fills.
+has_index() { grep -q ':[[:space:]]*index' "$root/dsl-examples/$1.stencil"; }
+
+package() {
+  local build=${1:-$root/build} pkg=$root/gpu-run
+  [[ -x $(command -v nvcc || echo /usr/local/cuda/bin/nvcc) ]] ||
+    die "package needs nvcc (the CUDA toolkit) on this machine"
+  local list
+  list=$(
+    IFS=';'
+    echo "${examples[*]}"
+  )
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSTENCILC_GPU_BENCH_EXAMPLES="$list" -DCMAKE_CUDA_ARCHITECTURES="80;90" >/dev/null ||
+    die "cmake failed in $build"
+  local targets=()
+  for e in "${examples[@]}"; do
+    targets+=("gpu-bench-${e}_f32" "gpu-bench-${e}_f64")
+  done
+  cmake --build "$build" --target "${targets[@]}" || die "the gpu-bench programs did not build"
+  rm -rf "$pkg"
+  mkdir -p "$pkg/bin" "$pkg/lib"
+  for t in "${targets[@]}"; do
+    strip -o "$pkg/bin/$t" "$build/bench/gpu/$t" || die "cannot copy $t"
+  done
+  # Every shared library the programs load, except the driver's (libcuda comes with the GPU
+  # machine's driver and must match it), and the loader that goes with this machine's libc:
+  # the programs run through it, so the GPU machine's own libc version does not matter.
+  ldd "$pkg"/bin/* | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u |
+    grep -v -e 'libcuda\.so' -e 'linux-vdso' | while read -r lib; do
+    cp -L "$lib" "$pkg/lib/"
+  done
+  local size
+  size=$(du -sm "$pkg" | cut -f1)
+  echo "device-run.sh: packed ${#targets[@]} programs and $(ls "$pkg/lib" | wc -l) libraries" \
+    "into $pkg (${size} MiB)"
+  ((size < 64)) || die "the package is ${size} MiB, over the 64 MiB a device call carries"
+}
+
+# run_all PROGRAM_DIR OUT_DIR LAUNCHER SIZE3D SIZE2D ONLY EXTRA...: every program (of the
+# comma-separated examples ONLY, where it is not empty), both index fills where it has an
+# index; each writes its JSON into OUT_DIR/parts.
+run_all() {
+  local bin=$1 out=$2 launcher=$3 size3=$4 size2=$5 only=$6
+  shift 6
+  local failed=() ran=0
+  mkdir -p "$out/parts"
+  : >"$out/gpu-run.log"
+  shopt -s nullglob
+  for program in "$bin"/gpu-bench-*; do
+    local kernel=${program##*/gpu-bench-}
+    local example=${kernel%_f32}
+    example=${example%_f64}
+    local stencil=$root/dsl-examples/$example.stencil
+    [[ -f $stencil ]] || continue
+    [[ -z $only || ,$only, == *,$example,* ]] || continue
+    local size=$size3
+    grep -q 'grid 2d' "$stencil" && size=$size2
+    local fills=(random)
+    has_index "$example" && fills=(random layered)
+    for index in "${fills[@]}"; do
+      echo "== $kernel --index=$index --size=$size $*" | tee -a "$out/gpu-run.log"
+      local start=$SECONDS
+      if $launcher "$program" "$stencil" --size="$size" --index="$index" \
+        --json="$out/parts/$kernel-$index.json" "$@" >>"$out/gpu-run.log" 2>&1; then
+        echo "   ok in $((SECONDS - start)) s"
+      else
+        echo "   FAILED (see gpu-run.log)"
+        tail -5 "$out/gpu-run.log"
+        failed+=("$kernel/$index")
+      fi
+      ran=$((ran + 1))
+    done
+  done
+  ((ran > 0)) || die "no gpu-bench programs in $bin"
+  python3 "$root/bench/gpu/results.py" merge "$out/parts" -o "$out/gpu-run.json" \
+    --driver "${DRIVER_VERSION:-}" &&
+    python3 "$root/bench/gpu/results.py" table "$out/gpu-run.json"
+  if ((${#failed[@]})); then
+    echo "device-run.sh: failed: ${failed[*]}" >&2
+    return 1
+  fi
+  echo "device-run.sh: $ran runs, every variant matched the reference evaluator"
+}
+
+run_packed() {
+  local pkg=$root/gpu-run out=${OUT:-$root/gpu-run-out} size3=512,512,400 size2=16384,16384,1 only=
+  local extra=(--repeats=5 --steps=10)
+  if [[ $# -gt 0 && $1 != -* ]]; then
+    pkg=$1
+    shift
+  fi
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+    --out) out=$2; shift 2 ;;
+    --size) size3=$2; shift 2 ;;
+    --quick) extra=(--repeats=3 --steps=4); shift ;;
+    --only) only=$2; shift 2 ;;
+    *) die "unknown option '$1'" ;;
+    esac
+  done
+  [[ -d $pkg/bin && -d $pkg/lib ]] || die "no package in $pkg (run 'device-run.sh package' first)"
+  local loader
+  loader=$(ls "$pkg"/lib/ld-linux-*.so.* 2>/dev/null | head -1)
+  [[ -n $loader ]] || die "no dynamic loader in $pkg/lib"
+  mkdir -p "$out"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 |
+    tee "$out/gpu-run.log.head"
+  DRIVER_VERSION=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
+  # The packed libraries first, then the machine's own (the driver's libcuda).
+  local path="$pkg/lib:${LD_LIBRARY_PATH:-}:/usr/local/nvidia/lib64:/usr/lib/x86_64-linux-gnu"
+  launch() { "$loader" --library-path "$path" "$@"; }
+  local first
+  first=$(ls "$pkg"/bin/gpu-bench-* | head -1)
+  if ! launch "$first" --help >/dev/null 2>&1; then
+    echo "device-run.sh: the packed loader cannot start $first; trying the machine's own" >&2
+    launch() { LD_LIBRARY_PATH="$path" "$@"; }
+    launch "$first" --help >/dev/null || die "neither loader starts $first"
+  fi
+  run_all "$pkg/bin" "$out" launch "$size3" "$size2" "$only" "${extra[@]}"
+  local status=$?
+  cat "$out/gpu-run.log.head" "$out/gpu-run.log" >"$out/gpu-run.log.all" &&
+    mv "$out/gpu-run.log.all" "$out/gpu-run.log" && rm -f "$out/gpu-run.log.head"
+  rm -rf "$out/parts"
+  return $status
+}
+
+dry_run() {
+  local build=$root/build out
+  out=$(mktemp -d)
+  if [[ $# -gt 0 && $1 != -* ]]; then
+    build=$1
+    shift
+  fi
+  if [[ $# -ge 2 && $1 == --out ]]; then
+    out=$2
+    shift 2
+  fi
+  direct() { "$@"; }
+  run_all "$build/bench/gpu/emulated" "$out" direct 40,24,20 96,64,1 "" \
+    --repeats=1 --steps=2 --triad-elements=65536
+}
+
+case ${1:-} in
+package) shift; package "$@" ;;
+run) shift; run_packed "$@" ;;
+--dry-run) shift; dry_run "$@" ;;
+*) die "usage: device-run.sh package [BUILD_DIR] | run [PACKAGE_DIR] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B] | --dry-run [BUILD_DIR] [--out DIR]" ;;
+esac
