@@ -53,49 +53,53 @@ __global__ void stream3r1w(float *__restrict__ a, const float *__restrict__ b,
     a[i] = b[i] + c[i] + d[i];
 }
 
+/// Blocks of kThreads threads for `elements` (the kernels stride over the rest).
+unsigned blocksFor(std::size_t elements) {
+  return unsigned(std::min<std::size_t>((elements + kThreads - 1) / kThreads, 1u << 20));
+}
+
+/// The shortest time in seconds of `launch` on `stream` over `trials`, one event pair each.
+template <typename Launch> double bestSeconds(cudaStream_t stream, int trials, Launch launch) {
+  float best = 1e30f;
+  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
+  for (int t = 0; t < trials; ++t) {
+    start.record(stream);
+    launch();
+    STENCILC_CUDA_CHECK(cudaGetLastError());
+    end.record(stream);
+    end.synchronize();
+    best = std::min(best, end.millisecondsSince(start));
+  }
+  return double(best) * 1e-3;
+}
+
 } // namespace
 
 double measureDeviceStream3r1wBandwidth(std::size_t elements, int trials) {
   cuda::DeviceBuffer<float> a(elements), b(elements), c(elements), d(elements);
   cuda::Stream stream;
-  const unsigned blocks =
-      unsigned(std::min<std::size_t>((elements + kThreads - 1) / kThreads, 1u << 20));
+  const unsigned blocks = blocksFor(elements);
   STENCILC_LAUNCH(fill4, blocks, kThreads, 0, stream)
   (a.data(), b.data(), c.data(), d.data(), elements);
   STENCILC_CUDA_CHECK(cudaGetLastError());
-  float best = 1e30f;
-  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
-  for (int t = 0; t < trials; ++t) {
-    start.record(stream);
+  const double seconds = bestSeconds(stream, trials, [&] {
     STENCILC_LAUNCH(stream3r1w, blocks, kThreads, 0, stream)
     (a.data(), b.data(), c.data(), d.data(), elements);
-    STENCILC_CUDA_CHECK(cudaGetLastError());
-    end.record(stream);
-    end.synchronize();
-    best = std::min(best, end.millisecondsSince(start));
-  }
-  return 16.0 * double(elements) / (double(best) * 1e-3) / 1e9;
+  });
+  return 16.0 * double(elements) / seconds / 1e9;
 }
 
 double measureDeviceTriadBandwidth(std::size_t elements, int trials) {
   cuda::DeviceBuffer<double> a(elements), b(elements), c(elements);
   cuda::Stream stream;
-  const unsigned blocks =
-      unsigned(std::min<std::size_t>((elements + kThreads - 1) / kThreads, 1u << 20));
+  const unsigned blocks = blocksFor(elements);
   STENCILC_LAUNCH(fill, blocks, kThreads, 0, stream)(a.data(), b.data(), c.data(), elements);
   STENCILC_CUDA_CHECK(cudaGetLastError());
-  float best = 1e30f;
-  cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
-  for (int t = 0; t < trials; ++t) {
-    start.record(stream);
+  const double seconds = bestSeconds(stream, trials, [&] {
     STENCILC_LAUNCH(triad, blocks, kThreads, 0, stream)
     (a.data(), b.data(), c.data(), 3.0, elements);
-    STENCILC_CUDA_CHECK(cudaGetLastError());
-    end.record(stream);
-    end.synchronize();
-    best = std::min(best, end.millisecondsSince(start));
-  }
-  return 24.0 * double(elements) / (double(best) * 1e-3) / 1e9;
+  });
+  return 24.0 * double(elements) / seconds / 1e9;
 }
 
 } // namespace stencilc::bench

@@ -12,44 +12,26 @@
 
 #include <cstddef>
 
-#if defined(__CUDA_ARCH__)
-#define COLUMN_UNROLL _Pragma("unroll")
-#else
-#define COLUMN_UNROLL
-#endif
-
 namespace stencilc::bench::reference {
 namespace {
 
 constexpr int kR = 4;
-constexpr int kQ = 2 * kR + 1;
+
 /// Blocks of kBx x kBy threads, each marching kPlanes planes.
 template <typename Real, int kBx, int kBy, int kPlanesPerBlock>
 __global__ void __launch_bounds__(kBx *kBy) acousticColumnKernel(const AcousticArgs<Real> a) {
   using C = Order8<Real>;
-  const int x = int(blockIdx.x) * kBx + int(threadIdx.x);
-  const int y = int(blockIdx.y) * kBy + int(threadIdx.y);
-  const int z0 = int(blockIdx.z) * kPlanesPerBlock;
-  const int z1 = z0 + kPlanesPerBlock < a.nz ? z0 + kPlanesPerBlock : a.nz;
-  if (x >= a.nx || y >= a.ny)
+  const ColumnMarch m = columnMarch<kBx, kBy, kPlanesPerBlock>(a.nz);
+  if (m.x >= a.nx || m.y >= a.ny)
     return;
   const std::ptrdiff_t L = a.line, P = a.plane;
-  const std::ptrdiff_t column = x + y * L;
-  Real queue[kQ]; // queue[k]: plane z - kR + k
-  COLUMN_UNROLL
-  for (int k = 0; k + 1 < kQ; ++k)
-    queue[k + 1] = a.u[column + (z0 - kR + k) * P];
-  Real front = a.u[column + (z0 + kR) * P];
-  for (int z = z0; z < z1; ++z) {
-    COLUMN_UNROLL
-    for (int k = 0; k + 1 < kQ; ++k)
-      queue[k] = queue[k + 1];
-    queue[kQ - 1] = front;
+  const std::ptrdiff_t column = m.x + m.y * L;
+  ColumnQueue<Real, kR> queue(a.u + column, P, m.z0);
+  for (int z = m.z0; z < m.z1; ++z) {
+    queue.advance(z, z + 1 < m.z1);
     const std::ptrdiff_t p = column + z * P;
-    if (z + 1 < z1) // the next step's front, in flight while this one computes
-      front = a.u[p + (kR + 1) * P];
     const Real *const at = a.u + p;
-    const Real *const q = queue + kR;
+    const Real *const q = queue.centre();
     const Real laplacian =
         Real(3) * C::c0 * q[0] +
         C::c1 * (__ldg(&at[-1]) + __ldg(&at[1]) + __ldg(&at[-L]) + __ldg(&at[L]) + q[-1] + q[1]) +

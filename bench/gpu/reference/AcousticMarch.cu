@@ -23,12 +23,6 @@
 
 #include <cstddef>
 
-#if defined(__CUDA_ARCH__)
-#define MARCH_UNROLL _Pragma("unroll")
-#else
-#define MARCH_UNROLL
-#endif
-
 namespace stencilc::bench::reference {
 namespace {
 
@@ -88,7 +82,7 @@ __global__ void __launch_bounds__(S::kThreads) acousticMarchKernel(const Acousti
   std::ptrdiff_t haloFrom[kHaloPerThread];
   int haloTo[kHaloPerThread];
   bool haloLoads[kHaloPerThread]; // whether the thread has an h-th halo point
-  MARCH_UNROLL
+  REFERENCE_UNROLL
   for (int h = 0; h < kHaloPerThread; ++h) {
     const int i = thread + h * S::kThreads;
     int hx = 0, hy = 0;
@@ -105,10 +99,10 @@ __global__ void __launch_bounds__(S::kThreads) acousticMarchKernel(const Acousti
 
   // queue[r][k]: plane z - kR + k of row r's column. prev, vel: u_prev and v of plane z.
   Real queue[kRows][kQ], prev[kRows], vel[kRows];
-  MARCH_UNROLL
+  REFERENCE_UNROLL
   for (int r = 0; r < kRows; ++r) {
     const bool active = rowActive(r);
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int k = 0; k < kQ; ++k)
       queue[r][k] =
           active && needed(z0 - kR + k) ? a.u[columnAt(r) + (z0 - kR + k) * a.plane] : Real(0);
@@ -118,11 +112,11 @@ __global__ void __launch_bounds__(S::kThreads) acousticMarchKernel(const Acousti
   // The first plane into buffer 0.
   {
     Real *const tile = shared;
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r)
       if (rowActive(r))
         tile[(ty + r * kBy + kR) * kTileW + tx + kR] = queue[r][kR];
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int h = 0; h < kHaloPerThread; ++h)
       if (haloLoads[h])
         tile[haloTo[h]] = a.u[haloFrom[h] + z0 * a.plane];
@@ -134,7 +128,7 @@ __global__ void __launch_bounds__(S::kThreads) acousticMarchKernel(const Acousti
     // Loads for later, issued now: the queue's next front (kAhead planes past its last), the
     // next plane's halo, and u_prev and v of the next plane (kAhead 2) or of this one (1).
     Real front[kRows], prevNext[kRows], velNext[kRows], haloNext[kHaloPerThread];
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r) {
       const bool active = rowActive(r);
       const std::ptrdiff_t p = columnAt(r) + z * a.plane;
@@ -148,13 +142,13 @@ __global__ void __launch_bounds__(S::kThreads) acousticMarchKernel(const Acousti
         vel[r] = active ? a.v[p] : Real(0);
       }
     }
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int h = 0; h < kHaloPerThread; ++h)
       haloNext[h] = more && haloLoads[h] ? a.u[haloFrom[h] + (z + 1) * a.plane] : Real(0);
 
     // Plane z from the current buffer and the queues.
     const Real *const tile = shared + ((z - z0) & 1) * kTileW * kTileH;
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r) {
       if (!rowActive(r))
         continue;
@@ -173,9 +167,9 @@ __global__ void __launch_bounds__(S::kThreads) acousticMarchKernel(const Acousti
       break;
     // The queues move on; plane z + 1 into the other buffer.
     Real *const next = shared + ((z + 1 - z0) & 1) * kTileW * kTileH;
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r) {
-      MARCH_UNROLL
+      REFERENCE_UNROLL
       for (int k = 0; k + 1 < kQ; ++k)
         queue[r][k] = queue[r][k + 1];
       queue[r][kQ - 1] = front[r];
@@ -186,7 +180,7 @@ __global__ void __launch_bounds__(S::kThreads) acousticMarchKernel(const Acousti
       if (rowActive(r))
         next[(ty + r * kBy + kR) * kTileW + tx + kR] = queue[r][kR];
     }
-    MARCH_UNROLL
+    REFERENCE_UNROLL
     for (int h = 0; h < kHaloPerThread; ++h)
       if (haloLoads[h])
         next[haloTo[h]] = haloNext[h];

@@ -13,12 +13,6 @@
 
 #include <cstddef>
 
-#if defined(__CUDA_ARCH__)
-#define VEC_UNROLL _Pragma("unroll")
-#else
-#define VEC_UNROLL
-#endif
-
 namespace stencilc::bench::reference {
 namespace {
 
@@ -73,7 +67,7 @@ __global__ void __launch_bounds__(S::kBx *S::kBy)
     const Real *src = plane + rowAt(y0 + ty + r * kBy) + xHaloAt;
     if (xHaloVector)
       return load(src);
-    VEC_UNROLL
+    REFERENCE_UNROLL
     for (int j = 0; j < V; ++j)
       p.v[j] = src[j];
     return p;
@@ -85,7 +79,7 @@ __global__ void __launch_bounds__(S::kBx *S::kBy)
     if (xHaloVector) {
       put(tile, tileX, tileY, p);
     } else {
-      VEC_UNROLL
+      REFERENCE_UNROLL
       for (int j = 0; j < V; ++j)
         tile[tileY * kTileW + tileX + j] = p.v[j];
     }
@@ -102,15 +96,15 @@ __global__ void __launch_bounds__(S::kBx *S::kBy)
   };
 
   P queue[kRows][kQ]; // queue[r][k]: plane z - kR + k of row r's vector
-  VEC_UNROLL
+  REFERENCE_UNROLL
   for (int r = 0; r < kRows; ++r)
-    VEC_UNROLL
+    REFERENCE_UNROLL
   for (int k = 0; k < kQ; ++k)
     queue[r][k] =
         rowActive(r) ? load(a.u + rowAt(y0 + ty + r * kBy) + x + (z0 - kR + k) * a.plane) : P{};
   {
     const Real *const plane = a.u + z0 * a.plane;
-    VEC_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r) {
       if (rowActive(r))
         put(shared, tx * V + kR, ty + r * kBy + kR, queue[r][kR]);
@@ -126,7 +120,7 @@ __global__ void __launch_bounds__(S::kBx *S::kBy)
     // Loads for later, issued now.
     P front[kRows], prev[kRows], vel[kRows], xNext[kRows], yNext[2];
     const Real *const nextPlane = a.u + (z + 1) * a.plane;
-    VEC_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r) {
       const bool active = rowActive(r);
       const std::ptrdiff_t p = rowAt(y0 + ty + r * kBy) + x + z * a.plane;
@@ -139,12 +133,12 @@ __global__ void __launch_bounds__(S::kBx *S::kBy)
     yNext[1] = more ? yHalo(nextPlane, 1) : P{};
 
     const Real *const tile = shared + ((z - z0) & 1) * kTileW * S::kTileH;
-    VEC_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r) {
       if (!rowActive(r))
         continue;
       Real out[V];
-      VEC_UNROLL
+      REFERENCE_UNROLL
       for (int j = 0; j < V; ++j) {
         const Real *const at = tile + (ty + r * kBy + kR) * kTileW + tx * V + kR + j;
         const P *const q = queue[r] + kR;
@@ -160,7 +154,7 @@ __global__ void __launch_bounds__(S::kBx *S::kBy)
       Real *const dst = a.uNext + rowAt(y0 + ty + r * kBy) + x + z * a.plane;
       if (x + V <= a.nx) {
         P o;
-        VEC_UNROLL
+        REFERENCE_UNROLL
         for (int j = 0; j < V; ++j)
           o.v[j] = out[j];
         *reinterpret_cast<P *>(dst) = o;
@@ -172,9 +166,9 @@ __global__ void __launch_bounds__(S::kBx *S::kBy)
     if (!more)
       break;
     Real *const next = shared + ((z + 1 - z0) & 1) * kTileW * S::kTileH;
-    VEC_UNROLL
+    REFERENCE_UNROLL
     for (int r = 0; r < kRows; ++r) {
-      VEC_UNROLL
+      REFERENCE_UNROLL
       for (int k = 0; k + 1 < kQ; ++k)
         queue[r][k] = queue[r][k + 1];
       queue[r][kQ - 1] = front[r];

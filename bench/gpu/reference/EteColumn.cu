@@ -15,16 +15,10 @@
 
 #include <cstddef>
 
-#if defined(__CUDA_ARCH__)
-#define ETE_UNROLL _Pragma("unroll")
-#else
-#define ETE_UNROLL
-#endif
-
 namespace stencilc::bench::reference {
 namespace {
 
-constexpr int kR = 4, kQ = 2 * kR + 1;
+constexpr int kR = 4;
 constexpr int kClasses = 11;
 constexpr int kBx = 32, kBy = 8;
 constexpr int kPlanesPerBlock = 64;
@@ -37,28 +31,16 @@ __global__ void __launch_bounds__(kBx *kBy) eteColumnKernel(const EteArgs<Real> 
       shared[i] = a.table[(i / a.cols) * a.rowStride + (i % a.cols) * a.colStride];
     __syncthreads();
   }
-  const int x = int(blockIdx.x) * kBx + int(threadIdx.x);
-  const int y = int(blockIdx.y) * kBy + int(threadIdx.y);
-  const int z0 = int(blockIdx.z) * kPlanesPerBlock;
-  const int z1 = z0 + kPlanesPerBlock < a.nz ? z0 + kPlanesPerBlock : a.nz;
-  if (x >= a.nx || y >= a.ny)
+  const ColumnMarch m = columnMarch<kBx, kBy, kPlanesPerBlock>(a.nz);
+  if (m.x >= a.nx || m.y >= a.ny)
     return;
   const std::ptrdiff_t L = a.line, P = a.plane;
-  const std::ptrdiff_t column = x + y * L;
-  Real queue[kQ]; // queue[k]: plane z - kR + k
-  ETE_UNROLL
-  for (int k = 0; k + 1 < kQ; ++k)
-    queue[k + 1] = a.p[column + (z0 - kR + k) * P];
-  Real front = a.p[column + (z0 + kR) * P];
-  for (int z = z0; z < z1; ++z) {
-    ETE_UNROLL
-    for (int k = 0; k + 1 < kQ; ++k)
-      queue[k] = queue[k + 1];
-    queue[kQ - 1] = front;
+  const std::ptrdiff_t column = m.x + m.y * L;
+  ColumnQueue<Real, kR> queue(a.p + column, P, m.z0);
+  for (int z = m.z0; z < m.z1; ++z) {
+    queue.advance(z, z + 1 < m.z1);
     const std::ptrdiff_t at = column + z * P;
-    if (z + 1 < z1)
-      front = a.p[at + (kR + 1) * P];
-    const int index = a.index[x + y * a.indexLine + z * a.indexPlane];
+    const int index = a.index[m.x + m.y * a.indexLine + z * a.indexPlane];
     auto c = [&](int klass) {
       if constexpr (kSharedTable)
         return shared[klass * a.cols + index];
@@ -66,7 +48,7 @@ __global__ void __launch_bounds__(kBx *kBy) eteColumnKernel(const EteArgs<Real> 
         return __ldg(&a.table[klass * a.rowStride + index * a.colStride]);
     };
     const Real *const p = a.p + at;
-    const Real *const q = queue + kR;
+    const Real *const q = queue.centre();
     // The classes in the order stencilc numbers the table's rows (Reference.cu, etePlain).
     const Real sum =
         c(0) * (q[-4] + q[4]) + c(1) * (q[-3] + q[3]) + c(2) * (q[-2] + q[2]) +

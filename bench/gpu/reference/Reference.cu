@@ -13,14 +13,6 @@
 #include <cstdint>
 #include <stdexcept>
 
-// `#pragma unroll` for nvcc's device pass only (the host compiler and the emulator build do not
-// know it).
-#if defined(__CUDA_ARCH__)
-#define REFERENCE_UNROLL _Pragma("unroll")
-#else
-#define REFERENCE_UNROLL
-#endif
-
 namespace stencilc::bench::reference {
 namespace {
 

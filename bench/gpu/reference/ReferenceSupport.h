@@ -8,7 +8,62 @@
 #include <stdexcept>
 #include <string>
 
+// `#pragma unroll` for nvcc's device pass only (the host compiler and the emulator build do not
+// know it).
+#if defined(__CUDA_ARCH__)
+#define REFERENCE_UNROLL _Pragma("unroll")
+#else
+#define REFERENCE_UNROLL
+#endif
+
 namespace stencilc::bench::reference {
+
+/// A thread's register queue of its column's planes z - kR .. z + kR (value[k]: plane
+/// z - kR + k), the next plane loaded a step ahead, so that it is in flight while a step
+/// computes.
+template <typename Real, int kR> struct ColumnQueue {
+  static constexpr int kQ = 2 * kR + 1;
+  const Real *column; ///< the field at (x, y, 0)
+  std::ptrdiff_t plane;
+  Real value[kQ];
+  Real front; ///< the plane the next step shifts in
+
+  /// Ready for advance(z0): planes z0 - kR .. z0 + kR - 1 in, z0 + kR in front.
+  __device__ ColumnQueue(const Real *column, std::ptrdiff_t plane, int z0)
+      : column(column), plane(plane) {
+    REFERENCE_UNROLL
+    for (int k = 0; k + 1 < kQ; ++k)
+      value[k + 1] = column[(z0 - kR + k) * plane];
+    front = column[(z0 + kR) * plane];
+  }
+
+  /// Moves on to plane z, and loads the front of plane z + 1 when there is a next step.
+  __device__ void advance(int z, bool more) {
+    REFERENCE_UNROLL
+    for (int k = 0; k + 1 < kQ; ++k)
+      value[k] = value[k + 1];
+    value[kQ - 1] = front;
+    if (more)
+      front = column[(z + kR + 1) * plane];
+  }
+
+  /// The queue from plane z: centre()[dz] is plane z + dz.
+  __device__ const Real *centre() const { return value + kR; }
+};
+
+/// Where a thread of a block of kBx x kBy column marches works: its column (x, y), and the
+/// planes [z0, z1) of the nz its block marches, kPlanes of them.
+struct ColumnMarch {
+  int x, y, z0, z1;
+};
+template <int kBx, int kBy, int kPlanes> __device__ ColumnMarch columnMarch(int nz) {
+  ColumnMarch m;
+  m.x = int(blockIdx.x) * kBx + int(threadIdx.x);
+  m.y = int(blockIdx.y) * kBy + int(threadIdx.y);
+  m.z0 = int(blockIdx.z) * kPlanes;
+  m.z1 = m.z0 + kPlanes < nz ? m.z0 + kPlanes : nz;
+  return m;
+}
 
 inline unsigned ceilDiv(int n, int d) { return unsigned((n + d - 1) / d); }
 
