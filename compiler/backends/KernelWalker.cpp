@@ -38,6 +38,7 @@ std::string KernelWalker::statement(const Node &n, const std::string &indent) {
   case NodeKind::StageRows:
   case NodeKind::StagedRows:
   case NodeKind::StageTile: return stage(n, indent);
+  case NodeKind::WaitTiles: return wait(n, indent);
   case NodeKind::Barrier: return barrier(n, indent);
   case NodeKind::ShiftQueues:
   case NodeKind::ShiftPartials: return shift(n, indent);
@@ -61,6 +62,7 @@ std::string KernelWalker::call(const Node &n, const std::string &) { unsupported
 std::string KernelWalker::stage(const Node &n, const std::string &) { unsupported(n); }
 std::string KernelWalker::barrier(const Node &n, const std::string &) { unsupported(n); }
 std::string KernelWalker::shift(const Node &n, const std::string &) { unsupported(n); }
+std::string KernelWalker::wait(const Node &n, const std::string &) { unsupported(n); }
 std::string KernelWalker::consumedPartial(const Node &, const std::string &) { return ""; }
 
 std::string KernelWalker::sum(const Node &n, const std::string &indent) {

@@ -4,7 +4,7 @@
 // with this class. The walk owns what the languages share, the body of a
 // stencil: a sum of coefficient groups into a local or a partial sum
 // (GroupSums.h), adding a value to a partial sum, and the store. A backend
-// overrides how loops, guards, calls, staging, barriers and shifts are spelled,
+// overrides how loops, guards, calls, staging, barriers, waits and shifts are spelled,
 // and how a read, a local, an output element and a partial sum are named.
 //
 //===----------------------------------------------------------------------===//
@@ -48,6 +48,7 @@ protected:
   virtual std::string stage(const Node &n, const std::string &indent);
   virtual std::string barrier(const Node &n, const std::string &indent);
   virtual std::string shift(const Node &n, const std::string &indent);
+  virtual std::string wait(const Node &n, const std::string &indent);
 
   // Names for the shared body.
   /// How the reads of a Sum (or of a Store's shared factors) are spelled.

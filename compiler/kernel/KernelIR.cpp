@@ -65,6 +65,8 @@ const char *guardName(GuardKind g) {
   case GuardKind::AllOutputsIn: return "all-outputs-in";
   case GuardKind::DoneInSpan: return "done-in";
   case GuardKind::Active: return "active";
+  case GuardKind::FirstPlane: return "first-plane";
+  case GuardKind::NextInSpan: return "next-in";
   }
   return "?";
 }
@@ -78,6 +80,7 @@ const char *nodeKindName(NodeKind k) {
   case NodeKind::StageRows: return "stage-rows";
   case NodeKind::StagedRows: return "staged-rows";
   case NodeKind::StageTile: return "stage-tile";
+  case NodeKind::WaitTiles: return "wait-tiles";
   case NodeKind::Barrier: return "barrier";
   case NodeKind::ShiftQueues: return "shift-queues";
   case NodeKind::ShiftPartials: return "shift-partials";

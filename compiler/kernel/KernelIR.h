@@ -11,8 +11,9 @@
 //   calls      of another function of the same variant (the CPU's row
 //              functions, one x loop each);
 //   staging    of table rows (into a vector block, an output row's buffer or
-//              shared memory) and of time-field planes with their halo;
-//   barriers   and register-queue shifts;
+//              shared memory) and of time-field planes with their halo, in
+//              order or as asynchronous copies into the other of two buffers;
+//   barriers   waits for those copies, and register-queue shifts;
 //   sums       of coefficient groups at a point, into a value or a partial
 //              sum, then accumulate-into-partial-sum and store.
 //
@@ -95,6 +96,8 @@ enum class GuardKind {
   AllOutputsIn, ///< every zi - dz of the plan's plane offsets lies in the span
   DoneInSpan,   ///< zdone = zi - dzMax lies in the span
   Active,       ///< the thread's point is inside the box (CUDA)
+  FirstPlane,   ///< z is the first plane of the span (CUDA: the march's first step)
+  NextInSpan,   ///< plane z + 1 lies in the span (CUDA: the march has a next step)
 };
 const char *guardName(GuardKind g);
 
@@ -106,6 +109,7 @@ enum class NodeKind {
   StageRows,  ///< rows [beginRow, endRow) of a table column, through an index field
   StagedRows, ///< rows another function staged for this one (CPU planes), read from slot
   StageTile,  ///< a time field's plane with its halo into shared memory
+  WaitTiles,  ///< this thread's asynchronous plane copies have landed (Function::tileBuffers)
   Barrier,
   ShiftQueues, ///< every register queue takes the next plane
   ShiftPartials,
@@ -147,7 +151,8 @@ struct Node {
   bool inputRow = false;
 
   // StageRows: table, index field, rows, destination, first slot; planeShift
-  // is the output plane (z + planeShift) whose points it stages.
+  // is the output plane (z + planeShift) whose points it stages. StageTile:
+  // planeShift is the plane (z + planeShift) it copies.
   int table = -1, index = -1, beginRow = 0, endRow = 0;
   StageDest dest = StageDest::VectorBlock;
   int slot = -1;
@@ -217,6 +222,10 @@ struct Function {
   int ringDzMin = 0, ringDzMax = 0; ///< partial-sum ring of a marching kernel
   int ringOutputs = 0;              ///< outputs with partial sums
   int rx = 0, ry = 0;               ///< CUDA: halo of the shared planes
+  /// CUDA: shared planes per staged field. 2: the march copies plane z + 1
+  /// into the other buffer asynchronously while plane z computes, with one
+  /// barrier per plane (docs/DESIGN.md §Backends).
+  int tileBuffers = 1;
   /// CUDA: time steps one launch computes; from 2 on the kernel takes the next
   /// step's arguments too, and keeps each step's levels in rings of 2 rz + 1
   /// shared planes (widened by rx, ry) for the step after it.

@@ -31,6 +31,7 @@ public:
   Dumper(const ir::Stencil &s, llvm::raw_ostream &os) : s_(s), os_(os) {}
 
   void function(const Function &f) {
+    fn_ = &f;
     os_ << fmt::format("  {} {}", functionKindName(f.kind), f.name);
     std::vector<std::string> params;
     if (f.params.partialSums)
@@ -58,7 +59,9 @@ public:
                          f.readOnlyCoefficients ? "read-only" : "global",
                          tableSpaceName(f.tableSpace));
       if (f.params.planesPerBlock)
-        os_ << fmt::format("    shared planes halo: {} x {}\n", f.rx, f.ry);
+        os_ << fmt::format("    shared planes halo: {} x {}{}\n", f.rx, f.ry,
+                           f.tileBuffers > 1 ? fmt::format(", {} buffers per field", f.tileBuffers)
+                                             : "");
       if (f.steps > 1)
         os_ << fmt::format("    steps per launch: {}, rings of {} planes\n", f.steps, 2 * f.rz + 1);
     }
@@ -70,6 +73,8 @@ public:
   }
 
 private:
+  const Function *fn_ = nullptr;
+
   std::string field(int f) const { return s_.fields[f].name; }
 
   void line(int depth, const std::string &text) { os_.indent(2 * depth) << text << "\n"; }
@@ -127,8 +132,11 @@ private:
       break;
     }
     case NodeKind::StageTile:
-      line(depth, fmt::format("stage-tile {} plane with halo", field(n.field)));
+      line(depth, fmt::format("stage-tile {} plane{} with halo{}", field(n.field),
+                              n.planeShift ? fmt::format(" z{:+}", n.planeShift) : "",
+                              fn_->tileBuffers > 1 ? ", asynchronous, into its buffer" : ""));
       break;
+    case NodeKind::WaitTiles: line(depth, "wait-tiles (this thread's plane copies)"); break;
     case NodeKind::Barrier: line(depth, fmt::format("barrier ({})", n.note)); break;
     case NodeKind::ShiftQueues: line(depth, "shift-queues"); break;
     case NodeKind::ShiftPartials: line(depth, "shift-partials"); break;

@@ -103,8 +103,13 @@ private:
                           staged.size(), placed.size()));
   }
 
-  /// Barrier, then the shared planes, then a barrier before anything reads them.
+  /// Barrier, then the shared planes, then a barrier before anything reads them. A march
+  /// with two buffers per plane (pipelined) stages its first plane on the first step, then
+  /// at every step waits for its copies, meets the block at the one barrier, and only after
+  /// it copies the next plane into the buffer the previous step read, before the reads.
   void marchBarriers(const Function &f, const Node &march) {
+    if (f.tileBuffers > 1)
+      return pipelinedMarch(f, march);
     int firstStage = -1, lastStage = -1;
     for (size_t i = 0; i < march.body.size(); ++i)
       if (march.body[i].kind == NodeKind::StageTile) {
@@ -129,6 +134,33 @@ private:
       problem(f.name, "stages a shared plane while threads may still read the previous one");
     if (!after)
       problem(f.name, "reads a shared plane before every thread has staged its part");
+  }
+
+  void pipelinedMarch(const Function &f, const Node &march) {
+    auto indexOf = [&](auto matches) {
+      for (size_t i = 0; i < march.body.size(); ++i)
+        if (matches(march.body[i]))
+          return int(i);
+      return int(march.body.size());
+    };
+    auto guardOf = [](GuardKind kind) {
+      return [kind](const Node &n) {
+        return n.kind == NodeKind::Guard && n.guard == kind && !n.body.empty() &&
+               std::all_of(n.body.begin(), n.body.end(),
+                           [](const Node &c) { return c.kind == NodeKind::StageTile; });
+      };
+    };
+    const int first = indexOf(guardOf(GuardKind::FirstPlane));
+    const int next = indexOf(guardOf(GuardKind::NextInSpan));
+    const int wait = indexOf([](const Node &n) { return n.kind == NodeKind::WaitTiles; });
+    const int barrier = indexOf([](const Node &n) { return n.kind == NodeKind::Barrier; });
+    const int reads = indexOf([](const Node &n) { return readsPoints(n.body); });
+    const int end = int(march.body.size());
+    if (first == end || next == end || wait == end || barrier == end)
+      problem(f.name, "a pipelined march stages its first and its next plane, waits and meets");
+    else if (!(first < wait && wait < barrier && barrier < next && next < reads))
+      problem(f.name, "a pipelined march waits for its copies, then meets the block, then copies "
+                      "the next plane, then reads");
   }
 
   static bool readsPoints(const std::vector<Node> &body) {
@@ -341,9 +373,14 @@ private:
       context.inGuard = true;
       if (n.guard == GuardKind::Active && cpu())
         problem(where, "CPU loops never run past the box: no activity guard");
-      if (n.guard != GuardKind::Active && !context.vars.count(Var::ZIn))
+      if (n.guard == GuardKind::FirstPlane || n.guard == GuardKind::NextInSpan) {
+        if (cpu() || !context.vars.count(Var::Z) || fn_->tileBuffers < 2)
+          problem(where, fmt::format("guard {} outside a pipelined CUDA march over z",
+                                     guardName(n.guard)));
+      } else if (n.guard != GuardKind::Active && !context.vars.count(Var::ZIn)) {
         problem(where,
                 fmt::format("guard {} outside a march over input planes", guardName(n.guard)));
+      }
       break;
     case NodeKind::Call: {
       const Function *callee = sweep_->find(n.callee);
@@ -388,6 +425,13 @@ private:
     case NodeKind::StageTile:
       if (cpu() || n.field < 0 || c_.stencil->fields[n.field].role != ir::FieldRole::Time)
         problem(where, "shared planes hold time fields in CUDA kernels");
+      if (n.planeShift < 0 || n.planeShift >= fn_->tileBuffers)
+        problem(where, fmt::format("stages plane z{:+} with {} buffer(s) per plane", n.planeShift,
+                                   fn_->tileBuffers));
+      break;
+    case NodeKind::WaitTiles:
+      if (cpu() || fn_->tileBuffers < 2)
+        problem(where, "waits for asynchronous plane copies the function does not make");
       break;
     case NodeKind::ShiftQueues:
       if (fn_->queues.empty())

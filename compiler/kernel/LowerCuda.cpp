@@ -8,7 +8,9 @@
 //   traditional  a 2D block marches z; the current plane of every field read
 //                off-centre on it sits in shared memory, the points of each
 //                (dx, dy) column above and below it in a per-thread register
-//                queue (docs/DESIGN.md §Plane plan, multi-to-one);
+//                queue (docs/DESIGN.md §Plane plan, multi-to-one). Two buffers
+//                per plane: the next plane is copied asynchronously while the
+//                current one computes, one barrier per plane;
 //   planes       a 2D block marches the input planes; each is read once into
 //                shared memory and added to the partial sums of every output
 //                plane it touches, a per-thread register queue that stores and
@@ -132,10 +134,11 @@ private:
     return f;
   }
 
-  static Node stageTile(int field) {
+  static Node stageTile(int field, int planeShift = 0) {
     Node n;
     n.kind = NodeKind::StageTile;
     n.field = field;
+    n.planeShift = planeShift;
     return n;
   }
 
@@ -149,7 +152,9 @@ private:
                     "above and below z sit in this thread's register\nqueue, which takes one new "
                     "plane per step. The table rows sit where the plan placed them,\nas in "
                     "`planes`: with kStageAuto the rows it left to the backend are in shared "
-                    "memory too.",
+                    "memory too.\nEach shared plane has two buffers: plane z + 1 is copied into "
+                    "the other one\nasynchronously while plane z computes, and one barrier a "
+                    "plane orders both.",
                     s),
         s);
     f.rx = plan.traditionalRx;
@@ -157,15 +162,40 @@ private:
     for (const auto &[column, range] : plan.queues)
       f.queues.push_back({std::get<0>(column), std::get<1>(column), std::get<2>(column),
                           range.first, range.second});
-    std::vector<Node> march = {barrier("the block is done with the previous plane")};
-    for (int field : plan.traditionalTiles)
-      march.push_back(stageTile(field));
-    if (!f.queues.empty()) {
-      Node shift;
-      shift.kind = NodeKind::ShiftQueues;
-      march.push_back(guard(GuardKind::Active, Span::March, {std::move(shift)}));
+    // The pipeline (two buffers, where the plan chose them): the first plane's copies on the
+    // first step; at every step this thread waits for its copies of plane z, the block meets
+    // (plane z is in, and nobody reads the other buffer any more), and plane z + 1 is copied
+    // into it while plane z computes.
+    f.tileBuffers = plan.traditionalBuffers;
+    std::vector<Node> march;
+    if (f.tileBuffers > 1) {
+      std::vector<Node> first, next;
+      for (int field : plan.traditionalTiles) {
+        first.push_back(stageTile(field));
+        next.push_back(stageTile(field, 1));
+      }
+      march.push_back(guard(GuardKind::FirstPlane, Span::March, std::move(first)));
+      Node wait;
+      wait.kind = NodeKind::WaitTiles;
+      march.push_back(std::move(wait));
+      if (!f.queues.empty()) {
+        Node shift;
+        shift.kind = NodeKind::ShiftQueues;
+        march.push_back(guard(GuardKind::Active, Span::March, {std::move(shift)}));
+      }
+      march.push_back(barrier("plane z is in; the block is done with the other buffer"));
+      march.push_back(guard(GuardKind::NextInSpan, Span::March, std::move(next)));
+    } else { // a plane at a time, staged between two barriers
+      march.push_back(barrier("the block is done with the previous plane"));
+      for (int field : plan.traditionalTiles)
+        march.push_back(stageTile(field));
+      if (!f.queues.empty()) {
+        Node shift;
+        shift.kind = NodeKind::ShiftQueues;
+        march.push_back(guard(GuardKind::Active, Span::March, {std::move(shift)}));
+      }
+      march.push_back(barrier("plane z is in"));
     }
-    march.push_back(barrier("plane z is in"));
     march.push_back(guard(GuardKind::Active, Span::March, pointBody(s, true)));
     f.body.push_back(loop(Var::Z, Span::March, Schedule::Serial, std::move(march)));
     return f;

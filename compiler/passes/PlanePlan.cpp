@@ -105,6 +105,11 @@ long traditionalOnChipBytes(const PlanePlan &plan, BlockShape block, int elemByt
          threads * plan.traditionalRegisters * elemBytes;
 }
 
+int traditionalTileBuffers(bool sharedPlanes, int queueValues, int elemBytes) {
+  constexpr int kMostQueueRegisters = 255 * 3 / 4;
+  return sharedPlanes && queueValues * elemBytes / 4 <= kMostQueueRegisters ? 2 : 1;
+}
+
 long planesOnChipBytes(const PlanePlan &plan, BlockShape block, int elemBytes) {
   long threads = long(block.x) * block.y;
   return sharedTileBytes(plan.planesTiles, block, elemBytes) +

@@ -79,6 +79,14 @@ long sharedTileBytes(const std::vector<FieldHalo> &tiles, BlockShape block, int 
 /// Shared-memory tile plus register queues, in bytes, for one block of the
 /// multi-to-one or one-to-multi scheme.
 long traditionalOnChipBytes(const PlanePlan &plan, BlockShape block, int elemBytes);
+
+/// Buffers per shared plane of the `traditional` kernel: two, so that the next plane is copied
+/// asynchronously while the current one computes with one barrier per plane, unless the kernel
+/// has no shared plane, or its register queues (`queueValues` elements of `elemBytes`) take
+/// more than three quarters of the 255 registers a thread may have: then the pipeline's
+/// registers push the queues to local memory (docs/PERFORMANCE.md §CUDA variants on a GPU:
+/// ete73 in double, 210 registers of queues), and a plane at a time is faster.
+int traditionalTileBuffers(bool sharedPlanes, int queueValues, int elemBytes);
 long planesOnChipBytes(const PlanePlan &plan, BlockShape block, int elemBytes);
 
 /// Checks the plan against the stencil's reads.

@@ -118,11 +118,16 @@ long rowBytesOf(const ir::Stencil &s, const PlanTarget &target) {
   return long(target.nd) * ir::elemTypeBytes(s.elemType);
 }
 
+/// What a block's shared memory holds for table rows once the marching kernels' planes are in:
+/// planes' one buffer per plane, or traditional's two. Each sweep's plan decides later whether
+/// its traditional kernel takes the second buffer (traditionalTileBuffers, from the sweep's
+/// own queues), so the rows placed here leave room for it either way.
 long onChipForTables(const ir::Stencil &s, const PlanePlan &planes, const PlanTarget &target) {
-  long tiles =
-      target.kind == PlanTarget::Kind::Cuda
-          ? sharedTileBytes(planes.planesTiles, target.block, ir::elemTypeBytes(s.elemType))
-          : 0;
+  if (target.kind != PlanTarget::Kind::Cuda)
+    return target.onChipBudget;
+  const int elem = ir::elemTypeBytes(s.elemType);
+  const long tiles = std::max(sharedTileBytes(planes.planesTiles, target.block, elem),
+                              2 * sharedTileBytes(planes.traditionalTiles, target.block, elem));
   return std::max(0L, target.onChipBudget - tiles);
 }
 

@@ -1,6 +1,8 @@
 //===- SweepPlan.cpp - What each kernel of each sweep keeps where ---------===//
 #include "passes/SweepPlan.h"
 
+#include "passes/PlanePlan.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -281,8 +283,12 @@ SweepPlan planSweeps(const ir::Stencil &s, const LinearStencil &linear,
   SweepPlan plan;
   plan.target = target.name;
   plan.cpu = planCpu(s, linear, decomposition, zPlanes);
-  for (const SubStencil &sub : decomposition.sweeps)
-    plan.gpu.sweeps.push_back(planGpuSweep(linear, sub));
+  for (const SubStencil &sub : decomposition.sweeps) {
+    GpuSweepPlan gpu = planGpuSweep(linear, sub);
+    gpu.traditionalBuffers = traditionalTileBuffers(
+        !gpu.traditionalTiles.empty(), gpu.queueValues(), ir::elemTypeBytes(s.elemType));
+    plan.gpu.sweeps.push_back(std::move(gpu));
+  }
   return plan;
 }
 
@@ -396,11 +402,13 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
     std::string tiles;
     for (int f : p.traditionalTiles)
       tiles += (tiles.empty() ? "" : ", ") + s.fields[f].name;
-    os << fmt::format("    traditional: shared plane{} {} (halo {} x {}); {} register queue{}, "
+    os << fmt::format("    traditional: shared plane{} {} (halo {} x {}{}); {} register queue{}, "
                       "{} values\n",
                       plural(p.traditionalTiles.size()), tiles.empty() ? "none" : tiles,
-                      p.traditionalRx, p.traditionalRy, p.queues.size(), plural(p.queues.size()),
-                      p.queueValues());
+                      p.traditionalRx, p.traditionalRy,
+                      p.traditionalBuffers > 1 ? ", 2 buffers: the next copied while one computes"
+                                               : "",
+                      p.queues.size(), plural(p.queues.size()), p.queueValues());
     for (const auto &[column, range] : p.queues)
       os << fmt::format("      queue {}({}, {}): dz {}..{}\n", s.fields[std::get<0>(column)].name,
                         std::get<1>(column), std::get<2>(column), range.first, range.second);

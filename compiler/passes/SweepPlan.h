@@ -96,6 +96,8 @@ struct GpuSweepPlan {
   /// register queue of each (field, dx, dy) column: plane offsets [low, high].
   std::set<int> traditionalTiles;
   int traditionalRx = 0, traditionalRy = 0;
+  /// Buffers per shared plane (traditionalTileBuffers): 2 pipelines the march.
+  int traditionalBuffers = 1;
   std::map<QueueColumn, std::pair<int, int>> queues;
 
   /// planes: fields whose input plane is shared, its halo, and the plane offsets.

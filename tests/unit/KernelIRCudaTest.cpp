@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelTestSupport.h"
+#include "passes/PlanePlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -78,6 +79,43 @@ std::vector<const Node *> checkMarch(const Function &f, const Node &march,
   return steps;
 }
 
+/// The fields a guard of `kind` among `steps` stages, each at plane z + `shift`.
+std::set<int> stagedUnder(const std::vector<const Node *> &steps, GuardKind kind, int shift) {
+  std::set<int> fields;
+  for (const Node *n : steps)
+    if (n->kind == NodeKind::Guard && n->guard == kind)
+      for (const Node &c : n->body) {
+        EXPECT_EQ(c.kind, NodeKind::StageTile);
+        EXPECT_EQ(c.planeShift, shift);
+        EXPECT_TRUE(fields.insert(c.field).second) << "field " << c.field << " staged twice";
+      }
+  return fields;
+}
+
+/// A pipelined march (two buffers per shared plane): the first plane's copies on the first
+/// step; then each step waits for its copies, meets the block at its one barrier, copies the
+/// next plane into the other buffer, and works under the activity guard.
+std::vector<const Node *> checkPipelinedMarch(const Function &f, const Node &march,
+                                              const std::set<int> &tiles) {
+  EXPECT_EQ(f.tileBuffers, 2);
+  for (const auto &[n, path] : findNodes(f.body, NodeKind::Barrier))
+    EXPECT_FALSE(underGuard(path)) << f.name << ": barrier (" << n->note << ") under a guard";
+  std::vector<const Node *> steps;
+  for (const Node &n : march.body)
+    steps.push_back(&n);
+  EXPECT_EQ(nodes(f.body, NodeKind::Barrier).size(), 1u) << f.name << ": one barrier per step";
+  std::vector<NodeKind> kinds;
+  for (const Node *n : steps)
+    if (n->kind != NodeKind::Guard || n->guard != GuardKind::Active)
+      kinds.push_back(n->kind);
+  EXPECT_EQ(kinds, (std::vector<NodeKind>{NodeKind::Guard, NodeKind::WaitTiles, NodeKind::Barrier,
+                                          NodeKind::Guard}));
+  EXPECT_EQ(steps.front()->guard, GuardKind::FirstPlane);
+  EXPECT_EQ(stagedUnder(steps, GuardKind::FirstPlane, 0), tiles);
+  EXPECT_EQ(stagedUnder(steps, GuardKind::NextInSpan, 1), tiles);
+  return steps;
+}
+
 void checkTraditional(const CompiledStencil &c, const SweepKernels &k) {
   const int s = k.sweep;
   const GpuSweepPlan &plan = c.sweepPlan.gpu.sweeps[s];
@@ -101,13 +139,25 @@ void checkTraditional(const CompiledStencil &c, const SweepKernels &k) {
   ASSERT_NE(march, nullptr);
   EXPECT_EQ(march->span, Span::March);
   EXPECT_EQ(march->schedule, Schedule::Serial);
-  std::vector<const Node *> steps = checkMarch(f, *march, plan.traditionalTiles);
-  // The queues take the new plane between the barriers, active threads only.
+  // Two buffers per shared plane where the plan's rule gives them (traditionalTileBuffers).
+  EXPECT_EQ(plan.traditionalBuffers,
+            traditionalTileBuffers(!plan.traditionalTiles.empty(), plan.queueValues(),
+                                   ir::elemTypeBytes(c.stencil->elemType)));
+  EXPECT_EQ(f.tileBuffers, plan.traditionalBuffers);
+  std::vector<const Node *> steps = plan.traditionalBuffers > 1
+                                        ? checkPipelinedMarch(f, *march, plan.traditionalTiles)
+                                        : checkMarch(f, *march, plan.traditionalTiles);
+  // The queues take the new plane just before the (last) barrier, active threads only.
   std::vector<std::pair<const Node *, Path>> shifts = findNodes(f.body, NodeKind::ShiftQueues);
   ASSERT_EQ(shifts.size(), plan.queues.empty() ? 0u : 1u);
   if (!shifts.empty()) {
     EXPECT_EQ(shifts[0].second.back()->guard, GuardKind::Active);
-    EXPECT_EQ(steps.at(steps.size() - 3), shifts[0].second.back());
+    size_t barrier = 0;
+    for (size_t i = 0; i < steps.size(); ++i)
+      if (steps[i]->kind == NodeKind::Barrier)
+        barrier = i;
+    ASSERT_GT(barrier, 0u);
+    EXPECT_EQ(steps[barrier - 1], shifts[0].second.back());
   }
   ASSERT_EQ(steps.back()->kind, NodeKind::Guard);
   EXPECT_EQ(steps.back()->guard, GuardKind::Active);
@@ -260,6 +310,7 @@ TEST(KernelIR, Ete73CudaLoadsQueuesAndBarriersPerVariant) {
   const GpuSweepPlan &plan = l.compiled().sweepPlan.gpu.sweeps.at(0);
   struct Expected {
     const char *variant;
+    /// tiles: the stage-tile nodes (traditional's first plane and next plane, pipelined)
     size_t barriers, queues, stagedRows, tiles;
   };
   // On sm_90 12 of C's 17 rows fit in shared memory; the other 5 go through the read-only cache.
@@ -267,7 +318,7 @@ TEST(KernelIR, Ete73CudaLoadsQueuesAndBarriersPerVariant) {
   EXPECT_EQ(plan.placement.size(), 17u);
   for (const Expected &e :
        {Expected{"gmem", 0, 0, 0, 0}, Expected{"ro", 0, 0, 0, 0},
-        Expected{"traditional", 2, 17, rows, 1}, Expected{"planes", 2, 0, rows, 1}}) {
+        Expected{"traditional", 1, 17, rows, 2}, Expected{"planes", 2, 0, rows, 1}}) {
     const Function &f = function(k, std::string("sweep0_") + e.variant);
     SCOPED_TRACE(f.name);
     EXPECT_EQ(nodes(f.body, NodeKind::Barrier).size(), e.barriers);

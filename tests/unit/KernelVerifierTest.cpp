@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -165,14 +166,42 @@ Lowered verified(const std::string &name, Target target, PipelineOptions options
 
 TEST(KernelIRVerifier, RejectsAMarchWithoutItsBarriers) {
   Lowered l = verified("ete73", Target::Cuda, plannedFor("sm_90"));
-  Function &f = mutableFunction(l.module, 0, "sweep0_traditional");
+  Function &f = mutableFunction(l.module, 0, "sweep0_planes");
   ASSERT_EQ(erase(f.body, NodeKind::Barrier), 2);
   auto problems = problemsOf(l.compiled(), l.module);
-  EXPECT_TRUE(says(problems, "sweep 0, sweep0_traditional: stages a shared plane while threads "
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_planes: stages a shared plane while threads "
                              "may still read the previous one"))
       << listed(problems);
-  EXPECT_TRUE(says(problems, "sweep 0, sweep0_traditional: reads a shared plane before every "
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_planes: reads a shared plane before every "
                              "thread has staged its part"))
+      << listed(problems);
+}
+
+TEST(KernelIRVerifier, RejectsAPipelinedMarchOutOfOrder) {
+  // Without its barrier, nothing orders the copies of plane z before the reads.
+  Lowered l = verified("ete73", Target::Cuda, plannedFor("sm_90"));
+  Function &f = mutableFunction(l.module, 0, "sweep0_traditional");
+  ASSERT_EQ(f.tileBuffers, 2);
+  ASSERT_EQ(erase(f.body, NodeKind::Barrier), 1);
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_traditional: a pipelined march stages its first "
+                             "and its next plane, waits and meets"))
+      << listed(problems);
+
+  // The next plane copied before the barrier would overwrite the buffer other threads still
+  // read for the plane before.
+  Lowered swapped = verified("ete73", Target::Cuda, plannedFor("sm_90"));
+  Function &g = mutableFunction(swapped.module, 0, "sweep0_traditional");
+  std::vector<Node> &march = g.body.back().body;
+  auto barrier = std::find_if(march.begin(), march.end(),
+                              [](const Node &n) { return n.kind == NodeKind::Barrier; });
+  ASSERT_NE(barrier, march.end());
+  ASSERT_NE(barrier + 1, march.end());
+  std::iter_swap(barrier, barrier + 1);
+  problems = problemsOf(swapped.compiled(), swapped.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_traditional: a pipelined march waits for its "
+                             "copies, then meets the block, then copies the next plane, then "
+                             "reads"))
       << listed(problems);
 }
 

@@ -101,4 +101,13 @@ TEST(PlanePlanTest, TwoDimensionalStencilHasOnePlane) {
   EXPECT_EQ(p.partialSumQueue[0], 1);
 }
 
+TEST(PlanePlanTest, TraditionalTakesASecondBufferWhileItsQueuesLeaveRegisters) {
+  EXPECT_EQ(traditionalTileBuffers(true, 9, 4), 2);   // acoustic_iso8, float
+  EXPECT_EQ(traditionalTileBuffers(true, 79, 8), 2);  // lwc_elastic, double: 158 registers
+  EXPECT_EQ(traditionalTileBuffers(true, 105, 4), 2); // ete73, float: 105 registers
+  EXPECT_EQ(traditionalTileBuffers(true, 105, 8), 1); // ete73, double: 210 registers
+  EXPECT_EQ(traditionalTileBuffers(true, 210, 4), 1); // tti, float
+  EXPECT_EQ(traditionalTileBuffers(false, 9, 4), 1);  // no shared plane, nothing to pipeline
+}
+
 } // namespace

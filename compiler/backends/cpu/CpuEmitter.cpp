@@ -767,6 +767,8 @@ private:
                          indent);
       return out + walk(n.body, indent + "  ");
     case kernel::GuardKind::Active: break;
+    case kernel::GuardKind::FirstPlane:
+    case kernel::GuardKind::NextInSpan: throw std::logic_error("CPU kernels copy no planes ahead");
     }
     throw std::logic_error("CPU loops never run past the box");
   }

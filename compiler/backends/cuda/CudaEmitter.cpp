@@ -116,12 +116,16 @@ private:
     std::string next = "shared", staging;
     out += stagedTableDeclarations(f, next, staging);
     for (int field : tiles_) {
-      out += fmt::format("  Real *const {} = {};\n", tileName(field), next);
-      next = tileName(field) + " + m.tileSize";
+      out += fmt::format(
+          "  Real *const {} = {};{}\n", tileName(field), next,
+          f.tileBuffers > 1 ? " // two buffers: planes z0, z0 + 2, ... and z0 + 1, ..." : "");
+      next = tileName(field) + (f.tileBuffers > 1 ? fmt::format(" + {} * m.tileSize", f.tileBuffers)
+                                                  : " + m.tileSize");
     }
-    for (int field : tiles_)
-      out +=
-          fmt::format("  const Real *const {} = {} + m.tileAt;\n", tileAt(field), tileName(field));
+    if (f.tileBuffers == 1) // else each step finds its plane's buffer (loop below)
+      for (int field : tiles_)
+        out += fmt::format("  const Real *const {} = {} + m.tileAt;\n", tileAt(field),
+                           tileName(field));
     if (next == "shared")
       out += "  (void)shared; // no field is read off-centre on the current plane, no row staged\n";
     if (!staging.empty())
@@ -329,6 +333,10 @@ private:
             ? fmt::format("{0}for (int {1} = m.z0; {1} < m.z1; ++{1}) {{\n", indent, march_)
         : fn_->steps > 1 ? indent + "for (int zi = m.z0 - kRz; zi < m.z1 + kRz; ++zi) {\n"
                          : indent + "for (int zi = m.z0 + kDzMin; zi < m.z1 + kDzMax; ++zi) {\n";
+    if (fn_->tileBuffers > 1)
+      for (int field : tiles_)
+        out += fmt::format("{}  const Real *const {} = {} + m.tileAt;\n", indent, tileAt(field),
+                           tileBuffer(field, 0));
     for (size_t i = 0; i < n.body.size(); ++i) {
       const Node &child = n.body[i];
       // The last statement computes the point: threads outside the box skip to the next plane.
@@ -354,6 +362,15 @@ private:
     switch (n.guard) {
     case kernel::GuardKind::Active:
       return out + indent + "if (m.active) {\n" + walk(n.body, indent + "  ") + indent + "}\n";
+    case kernel::GuardKind::FirstPlane:
+      out +=
+          fmt::format("{}if ({} == m.z0) {{ // the first plane, before the first step needs it\n",
+                      indent, march_);
+      return out + walk(n.body, indent + "  ") + indent + "}\n";
+    case kernel::GuardKind::NextInSpan:
+      out += fmt::format("{}if ({} + 1 < m.z1) {{ // the next plane, while this one computes\n",
+                         indent, march_);
+      return out + walk(n.body, indent + "  ") + indent + "}\n";
     case kernel::GuardKind::OutputInSpan:
       out += fmt::format("{}if (const int zo = {}{}; zo >= m.z0 && zo < m.z1) {{\n", indent, march_,
                          plusOffset(-n.dz));
@@ -374,8 +391,22 @@ private:
   std::string stage(const Node &n, const std::string &indent) override {
     if (n.kind != kernel::NodeKind::StageTile)
       return KernelWalker::stage(n, indent); // table rows are staged before the march
+    if (fn_->tileBuffers > 1)
+      return fmt::format("{}loadTileAsync({}, args.{}, {}{}, m, kRx, kRy, box);\n", indent,
+                         tileBuffer(n.field, n.planeShift), names_.field(n.field), march_,
+                         plusOffset(n.planeShift));
     return fmt::format("{}loadTile({}, args.{}, {}, m, kRx, kRy, box);\n", indent,
                        tileName(n.field), names_.field(n.field), march_);
+  }
+
+  std::string wait(const Node &, const std::string &indent) override {
+    return indent + "waitTiles(); // this thread's copies of plane z have landed\n";
+  }
+
+  /// The buffer of `field`'s shared plane z + shift in a march with two buffers per plane.
+  std::string tileBuffer(int field, int shift) const {
+    return fmt::format("{} + (({}{} - m.z0) & 1) * m.tileSize", tileName(field), march_,
+                       plusOffset(shift));
   }
 
   std::string shift(const Node &n, const std::string &indent) override {
@@ -590,12 +621,14 @@ private:
   /// backend too when they fit the budget (kStageAuto), else through the read-only cache.
   std::string marchingLaunch(int sweep, const kernel::Function &f) const {
     std::map<int, int> fixed, autos; // table -> rows staged
-    size_t tiles = 0;
+    std::set<int> tileFields;
     visit(f.body, [&](const kernel::Node &n) {
       if (n.kind == kernel::NodeKind::StageRows)
         ++(n.dest == kernel::StageDest::Shared ? fixed : autos)[n.table];
-      tiles += n.kind == kernel::NodeKind::StageTile;
+      if (n.kind == kernel::NodeKind::StageTile)
+        tileFields.insert(n.field);
     });
+    const size_t tiles = tileFields.size() * size_t(f.tileBuffers);
     const std::string kernel = f.name.substr(f.name.find('_') + 1);
     std::string fixedRows, autoRows;
     for (const auto &[table, rows] : fixed)
