@@ -409,6 +409,11 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
     error() << "--size takes N or NX,NY,NZ\n";
     return 2;
   }
+  if (indexOption == bench::IndexFill::Layered && indexName(info) == "none") {
+    error() << "--index=layered: stencil '" << s.name
+            << "' has no index field to fill from a layered model\n";
+    return 2;
+  }
 
   cudaDeviceProp prop{};
   int device = 0;

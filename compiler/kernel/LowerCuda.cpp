@@ -152,10 +152,13 @@ private:
                     "above and below z sit in this thread's register\nqueue, which takes one new "
                     "plane per step. The table rows sit where the plan placed them,\nas in "
                     "`planes`: with kStageAuto the rows it left to the backend are in shared "
-                    "memory too.\nEach shared plane has two buffers: plane z + 1 is copied into "
-                    "the other one\nasynchronously while plane z computes, and one barrier a "
-                    "plane orders both.",
-                    s),
+                    "memory too.{}",
+                    s,
+                    plans_[s].traditionalBuffers > 1
+                        ? "\nEach shared plane has two buffers: plane z + 1 is copied into the "
+                          "other one\nasynchronously while plane z computes, and one barrier a "
+                          "plane orders both."
+                        : ""),
         s);
     f.rx = plan.traditionalRx;
     f.ry = plan.traditionalRy;
