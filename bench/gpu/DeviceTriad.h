@@ -13,7 +13,8 @@ double measureDeviceTriadBandwidth(std::size_t elements = std::size_t(1) << 27, 
 /// Best bandwidth in GB/s of a[i] = b[i] + c[i] + d[i] on four device arrays of `elements`
 /// floats (16 bytes per element): the mix of reads and writes of a stencil step that reads
 /// three fields and writes one (acoustic_iso8's u_prev, u, v and u_next), without neighbours.
-/// Against the triad it says what that mix alone costs (docs/PERFORMANCE.md §GPU).
+/// Against the triad it says what that mix alone costs (docs/PERFORMANCE.md §CUDA variants on a
+/// GPU).
 double measureDeviceStream3r1wBandwidth(std::size_t elements = std::size_t(1) << 28,
                                         int trials = 20);
 

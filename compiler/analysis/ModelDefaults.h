@@ -20,7 +20,8 @@ namespace stencilc::analysis {
 
 /// The deepest pass the model picks: the deepest `stencilc bench` times by
 /// default, and the one that gave acoustic_iso8 its best figure on every
-/// machine measured (docs/PERFORMANCE.md §Temporal blocking).
+/// machine measured (docs/PERFORMANCE.md §Temporal blocking, cheaper lookups and
+/// Devito).
 inline constexpr int kMaxModelTimeDepth = 4;
 
 struct ModelRunChoice {

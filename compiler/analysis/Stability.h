@@ -7,7 +7,7 @@
 // roots have |z| <= 1 for every theta in [-pi, pi]^d. With the per-point
 // coefficients held at given values, the largest value of one of them (the
 // squared Courant number c2 of an acoustic step, say) at which that holds is
-// the stable limit a run must respect (docs/SEISMIC.md §Stability).
+// the stable limit a run must respect (docs/SEISMIC.md §Stable time step).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

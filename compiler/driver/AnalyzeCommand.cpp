@@ -8,7 +8,7 @@
 // backend: loads per point, register-queue entries, on-chip bytes per block,
 // sweeps, and with --machine the roofline bound and the roof that sets it;
 // per update that advances a time level, its stable time step (von Neumann
-// analysis, analysis/Stability.h, docs/SEISMIC.md §Stability).
+// analysis, analysis/Stability.h, docs/SEISMIC.md §Stable time step).
 // docs/PERFORMANCE-MODEL.md defines every number.
 //
 //===----------------------------------------------------------------------===//

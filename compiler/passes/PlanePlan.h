@@ -84,8 +84,9 @@ long traditionalOnChipBytes(const PlanePlan &plan, BlockShape block, int elemByt
 /// asynchronously while the current one computes with one barrier per plane, unless the kernel
 /// has no shared plane, or its register queues (`queueValues` elements of `elemBytes`) take
 /// more than three quarters of the 255 registers a thread may have: then the pipeline's
-/// registers push the queues to local memory (docs/PERFORMANCE.md §CUDA variants on a GPU:
-/// ete73 in double, 210 registers of queues), and a plane at a time is faster.
+/// registers push the queues to local memory, and the spilled queues cost more than the
+/// overlap gains, so a plane at a time is faster (ete73 in double; docs/PERFORMANCE.md
+/// §CUDA variants on a GPU).
 int traditionalTileBuffers(bool sharedPlanes, int queueValues, int elemBytes);
 long planesOnChipBytes(const PlanePlan &plan, BlockShape block, int elemBytes);
 

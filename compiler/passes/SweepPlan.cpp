@@ -18,8 +18,9 @@ using ir::Offset;
 constexpr CpuTile kBlockedTile{16, 16};
 constexpr CpuTile kPlanesTile{16, 64};
 // With staged table coefficients the planes ring holds ~20 coefficients per
-// point as well: 4 rows keep it in L2 (ete73 at 256^3: 0.143 s per step at
-// by = 4, 0.153 at 8, 0.20 at 16; one thread; docs/PERFORMANCE.md).
+// point as well: 4 rows keep it in L2, and taller tiles, whose ring outgrows
+// L2, run slower (docs/PERFORMANCE.md §Staged row coefficients and several
+// output planes per x loop).
 constexpr int kPlanesStagedY = 4;
 
 /// A table lookup in a coefficient factor.
@@ -92,13 +93,12 @@ void assignSlots(std::vector<SweepUpdate> &updates) {
 }
 
 /// Output planes per x loop when the user does not say: one. Several planes
-/// per loop share their loads in registers, which paid where the fields stayed
-/// in cache (acoustic_iso8 1.45x with three at 256^3 on an AVX-512 Xeon whose
-/// 260 MB L3 held them), but where the fields exceed the caches one plane was
-/// faster on every stencil measured (2-core AMD EPYC, 32 MiB L3, 208^3 and
-/// 216^3, docs/PERFORMANCE.md "Output planes per x loop": acoustic_iso8 naive
-/// 1.42 against 0.90-1.30 GPts/s, ete37 0.67 against 0.60), and sizes beyond
-/// the caches are what the kernels are for. `--z-planes` asks for more.
+/// per loop share their loads in registers, which pays only while the fields
+/// stay in cache; where the fields exceed the caches, the sizes the kernels are
+/// for, the extra rows streamed per x iteration cost more than the shared loads
+/// save, and one plane was the fastest on every stencil measured
+/// (docs/PERFORMANCE.md §Output planes per x loop at memory-bound sizes).
+/// `--z-planes` asks for more.
 int defaultZPlanes(const ir::Stencil &) { return 1; }
 
 CpuSweepPlan planCpuSweep(const LinearStencil &linear, const SubStencil &sub) {

@@ -33,7 +33,7 @@
 //       in one process, each timing of one followed by the same of the other
 //       (the first of the pair alternating), so that the machine's drift hits
 //       both alike: it prints "timed N ..." for random and "layered N ..." for
-//       layered (`docs/PERFORMANCE.md`, random against layered).
+//       layered (docs/PERFORMANCE.md §ETE-37/73: random against layered index).
 //   harness incore NX NY NZ ND REPEATS
 //       how far memory slows each single-sweep variant, one thread: times it
 //       on an NX x NY x NZ grid (in whichever cache or memory that size puts

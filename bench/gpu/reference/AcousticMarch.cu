@@ -2,7 +2,7 @@
 //
 // The design issue 40 asks the generator to produce, written by hand first so
 // that one GPU run can say whether it reaches the memory floor before the
-// generator is taught it (docs/PERFORMANCE.md §GPU):
+// generator is taught it (docs/PERFORMANCE.md §CUDA variants on a GPU):
 //
 //   * each thread computes kRows outputs of a column block in y (rows ty,
 //     ty + blockDim.y, ...), so its z register queue and the shared tile's

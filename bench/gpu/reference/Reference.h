@@ -2,10 +2,10 @@
 //
 // What a user would otherwise write by hand, written from the published
 // algorithms and not generated: the same-run peer of the generated kernels in
-// bench/gpu (docs/PERFORMANCE.md §GPU). Each takes the erased arguments of the
-// generated kernel of the same stencil (its fields in the generated order, its
-// tables and scalars), so gpu-bench checks it against the reference evaluator
-// and times it like every generated variant.
+// bench/gpu (docs/PERFORMANCE.md §CUDA variants on a GPU). Each takes the
+// erased arguments of the generated kernel of the same stencil (its fields in
+// the generated order, its tables and scalars), so gpu-bench checks it against
+// the reference evaluator and times it like every generated variant.
 //
 //   acoustic_iso8 (dsl-examples/acoustic_iso8.stencil):
 //     textbook   the 2.5D register-queue kernel of Micikevicius (GPGPU-2,

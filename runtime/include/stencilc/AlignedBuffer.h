@@ -8,9 +8,10 @@
 //
 // Buffers of 2 MiB or more are aligned to 2 MiB and, on Linux, marked for
 // transparent huge pages (madvise; the kernel's default is often "madvise",
-// so without the mark a grid gets 4 KiB pages). With huge pages one thread
-// ran acoustic_iso8 and the triad about 1.2x as fast on a Zen 3
-// (docs/PERFORMANCE.md §Huge pages).
+// so without the mark a grid gets 4 KiB pages). A grid much larger than the
+// caches, streamed through 4 KiB pages, misses the TLB at every page; huge
+// pages cut those misses, and the memory-bound kernels and the triad ran
+// faster with them (docs/PERFORMANCE.md §Huge pages).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

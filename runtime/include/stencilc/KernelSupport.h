@@ -264,8 +264,8 @@ inline void loadColumns(const PackedTable<T> &t, const I *idx, int n, int rowBeg
     col[l] = t.column(idx[l < n ? l : 0]);
 #if defined(__AVX2__)
   // Straight from the transposes' registers to the buffer: staging them in an
-  // rt::Vec array first measured 1.4x slower rows (docs/PERFORMANCE.md,
-  // "Coefficients in registers").
+  // rt::Vec array first makes GCC keep that array in memory, and the rows run
+  // slower (docs/PERFORMANCE.md §Coefficients in registers).
   if constexpr (std::is_same_v<T, float> && W == 8) {
     int r0 = rowBegin;
     for (; r0 + 8 <= rowEnd; r0 += 8) {

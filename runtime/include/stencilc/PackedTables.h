@@ -1,10 +1,12 @@
 //===- PackedTables.h - A kernel's tables packed once for many calls ------===//
 //
 // A generated kernel packs its tables (rt::PackedTable) at every call, and a
-// time-tiled pass calls it once per tile and level: about 10 us a call for
-// ete37's table, several per cent of a step (docs/PERFORMANCE.md). Runs that
-// call a kernel many times on the same tables pack them once here and hand
-// every call the copies, which the kernel uses in place (TableView::packed).
+// time-tiled pass calls it once per tile and level, so the packing, a fixed
+// cost per call, is paid for every tile rather than once a step
+// (docs/PERFORMANCE.md §Tables packed again at every call of a time tile).
+// Runs that call a kernel many times on the same tables pack them once here
+// and hand every call the copies, which the kernel uses in place
+// (TableView::packed).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

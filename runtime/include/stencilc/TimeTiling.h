@@ -223,8 +223,9 @@ private:
 /// tiles of one diagonal never conflict (scheduleViolation). So a pass that
 /// starts each tile once those it waits for are done computes what the
 /// diagonal order computes, bit for bit, without a barrier after each
-/// diagonal (where, on two threads, one idles whenever the other has a tile
-/// left: 7-8 % of the points at 208^3 with the default tiles, docs/PERFORMANCE.md).
+/// diagonal (where, on two threads, one idles whenever the other has the
+/// diagonal's last tile: docs/PERFORMANCE.md §Time tiles without a barrier per
+/// diagonal).
 /// `dependencyViolation` checks the waits point by point.
 struct TileOrder {
   std::vector<TileIndex> tiles;

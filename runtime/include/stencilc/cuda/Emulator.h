@@ -4,7 +4,7 @@
 // kernel launch runs every block of the grid; a block runs each of its
 // threads as a fiber (Boost.Context: a user-space switch of registers and
 // stack, where ucontext's swapcontext also makes a system call per switch to
-// save the signal mask). A barrier costs about 0.1 us per thread.
+// save the signal mask). A barrier costs one such switch per thread.
 // A thread runs until it reaches __syncthreads() or returns; when every
 // thread of the block has done so, the threads at the barrier go on. The
 // blocks of a large launch are spread over OpenMP threads; one OS thread
