@@ -1,9 +1,9 @@
 //===- Driver.h - What the stencilc subcommands share ----------------------===//
 //
-// Each subcommand beyond the core four (check, dump-ir, gen, bench) lives in
-// its own compiler/driver/<Name>Command.cpp with its own llvm::cl options and
-// registers its entry point here; main() runs the one named on the command
-// line. loadModule() is the one way a command turns a file into compiled
+// Each subcommand lives in its own compiler/driver/<Name>Command.cpp with its
+// own llvm::cl options and registers its entry point here; main() runs the one
+// named on the command line. The commands that compile .stencil files share
+// their common options through CompileOptions.h. loadModule() is the one way a command turns a file into compiled
 // stencils, so every command reports errors and runs passes the same way.
 //
 //===----------------------------------------------------------------------===//

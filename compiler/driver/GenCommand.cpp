@@ -1,0 +1,213 @@
+//===- GenCommand.cpp - `stencilc gen`: write the generated kernels --------===//
+//
+//   stencilc gen FILE... --backend cpu|cuda -o DIR [--name NAME] [--tuning FILE]
+//                [--machine FILE] [--arch sm_XY] [--resource-usage] [plan options]
+//
+// Writes a header and a source file per stencil (docs/DESIGN.md).
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/CpuEmitter.h"
+#include "backends/cuda/CudaEmitter.h"
+#include "backends/cuda/ResourceUsage.h"
+#include "driver/CompileOptions.h"
+#include "driver/Driver.h"
+#include "driver/FileOutput.h"
+#include "driver/GenTuning.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace stencilc;
+
+namespace {
+
+llvm::cl::SubCommand genCommand("gen", "Generate kernels from .stencil files");
+
+driver::CompileCommandLine options(genCommand, driver::CompileCommandLine::DumpAfter |
+                                                   driver::CompileCommandLine::Explain |
+                                                   driver::CompileCommandLine::Adjoint |
+                                                   driver::CompileCommandLine::BackendAndArch);
+
+llvm::cl::opt<std::string> outputDir("o", llvm::cl::desc("Directory for the generated files"),
+                                     llvm::cl::value_desc("dir"), llvm::cl::Required,
+                                     llvm::cl::sub(genCommand));
+
+llvm::cl::opt<std::string>
+    kernelName("name",
+               llvm::cl::desc("Kernel name (namespace and file stem); default: the stencil's name. "
+                              "Only for files with one stencil"),
+               llvm::cl::value_desc("name"), llvm::cl::sub(genCommand));
+
+llvm::cl::opt<std::string> tuningFile(
+    "tuning",
+    llvm::cl::desc("Tuning file from `stencilc tune`: the CPU kernels' default variant, tiles and "
+                   "time steps per pass come from its entry for this machine and stencil"),
+    llvm::cl::value_desc("file"), llvm::cl::sub(genCommand));
+
+llvm::cl::opt<std::string> genMachine(
+    "machine",
+    llvm::cl::desc("Machine file from `stencilc probe` (or the name of one in bench/machines): "
+                   "without a tuning entry, the CPU kernels' time steps per pass come from the "
+                   "roofline model on it"),
+    llvm::cl::value_desc("machine"), llvm::cl::sub(genCommand));
+
+llvm::cl::opt<bool> resourceUsage(
+    "resource-usage",
+    llvm::cl::desc("With --backend cuda: compile the kernels in float and double with "
+                   "nvcc -Xptxas -v and print registers, spills and shared memory per variant"),
+    llvm::cl::sub(genCommand));
+llvm::cl::opt<std::string> nvccPath("nvcc",
+                                    llvm::cl::desc("nvcc for --resource-usage (default: on PATH, "
+                                                   "else /usr/local/cuda/bin/nvcc)"),
+                                    llvm::cl::value_desc("path"), llvm::cl::sub(genCommand));
+
+/// --resource-usage: the kernels `gen` writes for `path` with these plan
+/// options, in float and double (or the --type asked for), through
+/// nvcc -Xptxas -v for the target architecture, as a table on stdout; the .cu
+/// files and ptxas logs go to <-o>/resource-usage.
+bool reportCudaResources(const std::string &path, const driver::GenTarget &target,
+                         const driver::LoadOptions &genOptions) {
+  backend::ResourceUsageOptions usage;
+  usage.nvcc = nvccPath.empty() ? backend::findNvcc() : nvccPath.getValue();
+  if (usage.nvcc.empty()) {
+    driver::reportError("--resource-usage: nvcc is neither on PATH nor in /usr/local/cuda/bin; "
+                        "name it with --nvcc=PATH");
+    return false;
+  }
+  usage.runtimeInclude = STENCILC_RUNTIME_DIR "/include";
+  usage.archs = {target.arch};
+  usage.target = target.description();
+  usage.tableColumns = genOptions.pipeline.target.nd;
+  // A GPU plan's on-chip budget is the shared memory its launches are given.
+  if (genOptions.pipeline.target.kind == PlanTarget::Kind::Cuda)
+    usage.sharedBudget = int(genOptions.pipeline.target.onChipBudget);
+  llvm::SmallString<256> work(outputDir);
+  llvm::sys::path::append(work, "resource-usage");
+  usage.workDir = std::string(work);
+  std::vector<ir::ElemType> types = {ir::ElemType::Float, ir::ElemType::Double};
+  if (auto only = options.elemType())
+    types = {*only};
+  std::vector<backend::KernelResources> rows;
+  for (ir::ElemType type : types) {
+    driver::LoadOptions load;
+    load.elemType = type;
+    load.adjoint = genOptions.adjoint;
+    // The same plan as the files gen wrote; gen has already dumped and explained it.
+    load.pipeline = genOptions.pipeline;
+    load.pipeline.dumpAfter.clear();
+    load.pipeline.explainStream = nullptr;
+    auto loaded = driver::loadModule(path, load);
+    if (!loaded)
+      return false;
+    for (const CompiledStencil &c : loaded->compiled) {
+      std::string error;
+      if (!backend::measureResources(c, usage, rows, error)) {
+        driver::reportError(error);
+        return false;
+      }
+    }
+  }
+  backend::printResourceTable(rows, usage, llvm::outs());
+  return true;
+}
+
+int runGen() {
+  if (!options.check())
+    return 2;
+  auto target = options.genTarget(resourceUsage);
+  if (!target)
+    return 2;
+  auto load = options.loadOptions(target->plan);
+  if (!load)
+    return 2;
+  // Read before anything is generated: a malformed file writes nothing.
+  std::optional<analysis::TuningFile> tuning;
+  if (!tuningFile.empty()) {
+    if (options.cuda()) {
+      driver::reportError("--tuning: tuning files hold CPU settings; the CUDA kernels take none");
+      return 2;
+    }
+    auto read = analysis::readTuningFile(tuningFile);
+    if (!read) {
+      driver::reportError(llvm::toString(read.takeError()));
+      return 1;
+    }
+    tuning = std::move(*read);
+  }
+  std::optional<analysis::Machine> machine;
+  if (!genMachine.empty()) {
+    if (options.cuda()) {
+      driver::reportError("--machine: the model's defaults are CPU settings; the CUDA kernels "
+                          "take none");
+      return 2;
+    }
+    auto read = analysis::loadMachine(genMachine);
+    if (!read) {
+      driver::reportError(llvm::toString(read.takeError()));
+      return 1;
+    }
+    if (read->kind != "cpu") {
+      driver::reportError("--machine: '" + genMachine + "' describes a " + read->kind +
+                          "; the CPU kernels' defaults need a CPU machine file");
+      return 2;
+    }
+    machine = std::move(*read);
+  }
+  int status = 0;
+  for (const std::string &path : options.inputFiles) {
+    auto loaded = driver::loadModule(path, *load);
+    if (!loaded) {
+      status = 1;
+      continue;
+    }
+    if (!kernelName.empty() && loaded->compiled.size() != 1) {
+      llvm::WithColor::error(llvm::errs(), "stencilc")
+          << "--name needs a file with one stencil; '" << path << "' has "
+          << loaded->compiled.size() << "\n";
+      status = 1;
+      continue;
+    }
+    std::vector<backend::GeneratedFile> files;
+    for (const CompiledStencil &c : loaded->compiled) {
+      std::vector<backend::GeneratedFile> generated;
+      if (options.cuda()) {
+        backend::CudaEmitOptions emit;
+        emit.kernelName = kernelName;
+        emit.sourcePath = llvm::sys::path::filename(path).str();
+        emit.target = target->description();
+        generated = backend::emitCudaKernel(c, emit);
+      } else {
+        backend::CpuEmitOptions emit;
+        emit.kernelName = kernelName;
+        emit.sourcePath = llvm::sys::path::filename(path).str();
+        std::optional<backend::CpuRunDefaults> modelled;
+        if (machine)
+          modelled = driver::modelRunDefaults(c, *machine, genMachine);
+        if (tuning)
+          emit.runDefaults = driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil,
+                                                      modelled ? &*modelled : nullptr);
+        else if (modelled)
+          emit.runDefaults = *modelled;
+        generated = backend::emitCpuKernel(c, emit);
+      }
+      for (backend::GeneratedFile &f : generated)
+        files.push_back(std::move(f));
+    }
+    if (!writeFilesAtomically(outputDir, files))
+      status = 1;
+    else if (resourceUsage && !reportCudaResources(path, *target, *load))
+      status = 1;
+  }
+  return status;
+}
+
+driver::CommandRegistration registration(genCommand, &runGen);
+
+} // namespace
