@@ -60,7 +60,7 @@
 #include <string>
 #include <vector>
 
-namespace kernel = stencilc_kernels::STENCILC_GPU_BENCH_NAMESPACE;
+namespace generated = stencilc_kernels::STENCILC_GPU_BENCH_NAMESPACE;
 using namespace stencilc;
 
 namespace {
@@ -118,8 +118,8 @@ int launchArch = 0;
 
 /// How every variant is launched, checked and timed alike: the options given, the rest the
 /// architecture's defaults.
-kernel::LaunchOptions launchOptions(kernel::Variant v) {
-  kernel::LaunchOptions o{v, launchArch};
+generated::LaunchOptions launchOptions(generated::Variant v) {
+  generated::LaunchOptions o{v, launchArch};
   o.blockX = blockXOption;
   o.blockY = blockYOption;
   o.nw = nwOption;
@@ -130,9 +130,9 @@ kernel::LaunchOptions launchOptions(kernel::Variant v) {
 /// architecture allows a block on opt-in as its budget. Its rings of planes grow with the
 /// stencil's reach and fields (tti and lwc_elastic in double need more than the 48 KiB any
 /// block gets without opting in), and the budget decides nothing else in that launch.
-kernel::LaunchOptions twoStepOptions() {
-  kernel::LaunchOptions o = launchOptions(kernel::Variant::Ro);
-  for (const kernel::ArchDefaults &d : kernel::kArchDefaults)
+generated::LaunchOptions twoStepOptions() {
+  generated::LaunchOptions o = launchOptions(generated::Variant::Ro);
+  for (const generated::ArchDefaults &d : generated::kArchDefaults)
     if (d.arch <= launchArch)
       o.sharedBytes = d.maxSharedBytes;
   return o;
@@ -205,8 +205,8 @@ std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil 
   std::vector<double> errors;
   // Every generated variant, then the hand-written peers.
   std::vector<std::function<void()>> runs;
-  for (kernel::Variant v : kernel::kVariants)
-    runs.push_back([&device, v] { kernel::runErased(device.args(), launchOptions(v)); });
+  for (generated::Variant v : generated::kVariants)
+    runs.push_back([&device, v] { generated::runErased(device.args(), launchOptions(v)); });
   for (const Handwritten &h : handwritten<Real>())
     runs.push_back([&device, h] { h.run(device.args(), 0); });
   for (const std::function<void()> &run : runs) {
@@ -254,7 +254,7 @@ template <typename Real> struct SecondStorage {
 template <typename Real>
 std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stencil &stencil,
                                     const eval::EvalSizes &sizes) {
-  if constexpr (!kernel::kTwoStepLaunch)
+  if constexpr (!generated::kTwoStepLaunch)
     return std::nullopt;
   eval::EvalData ref = eval::makeRandomEvalData(stencil, sizes, 4242);
   const rt::GridShape shape = checkShape(info, sizes, ref);
@@ -274,7 +274,7 @@ std::optional<double> checkTwoSteps(const rt::KernelInfo &info, const ir::Stenci
   SecondStorage<Real> second(info, shape);
   for (cuda::DeviceGrid<Real> &g : second.grids)
     g.poison();
-  kernel::runErasedTwoSteps(device.args(), second.fields, twoStepOptions());
+  generated::runErasedTwoSteps(device.args(), second.fields, twoStepOptions());
   STENCILC_CUDA_CHECK(cudaDeviceSynchronize());
   double worst = 0;
   for (std::size_t k = 0; k < second.outputs.size(); ++k) {
@@ -321,11 +321,11 @@ std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape
   rt::ErasedArgs args = device.args();
   cuda::Stream stream;
   std::vector<double> seconds;
-  for (kernel::Variant v : kernel::kVariants) {
-    kernel::LaunchOptions options = launchOptions(v);
+  for (generated::Variant v : generated::kVariants) {
+    generated::LaunchOptions options = launchOptions(v);
     options.stream = stream;
     seconds.push_back(medianSecondsPerStep(stream, 1, [&] {
-      kernel::runErased(args, options);
+      generated::runErased(args, options);
       bench::rotateOneStep(info, args.fields);
     }));
   }
@@ -336,10 +336,10 @@ std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape
     }));
   if (twoSteps) {
     SecondStorage<Real> second(info, shape);
-    kernel::LaunchOptions options = twoStepOptions();
+    generated::LaunchOptions options = twoStepOptions();
     options.stream = stream;
     seconds.push_back(medianSecondsPerStep(stream, 2, [&] {
-      kernel::runErasedTwoSteps(args, second.fields, options);
+      generated::runErasedTwoSteps(args, second.fields, options);
       bench::rotateTwoSteps(info, args.fields, second.fields);
     }));
   }
@@ -398,7 +398,7 @@ bool fitsOnDevice(const rt::KernelInfo &info, const rt::GridShape &shape, bool t
 }
 
 template <typename Real> int runBench(const CompiledStencil &compiled) {
-  const rt::KernelInfo &info = kernel::kernelInfo();
+  const rt::KernelInfo &info = generated::kernelInfo();
   const ir::Stencil &s = *compiled.stencil;
   int nx = info.dims == 3 ? 256 : 8192, ny = nx, nz = info.dims == 3 ? 256 : 1;
   if (sizeOption.size() == 1)
@@ -448,8 +448,8 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
   const std::vector<double> seconds =
       timeVariants<Real>(info, timedShape, twoStepError.has_value());
   std::vector<std::string> names;
-  for (kernel::Variant v : kernel::kVariants)
-    names.push_back(kernel::variantName(v));
+  for (generated::Variant v : generated::kVariants)
+    names.push_back(generated::variantName(v));
   for (const Handwritten &h : handwritten<Real>())
     names.push_back(h.name);
   if (twoStepError) { // two steps per launch (runTwoSteps), per step
@@ -524,9 +524,9 @@ int main(int argc, char **argv) {
                                     "Checks and times the CUDA variants of one generated kernel\n");
   try {
     Compiled compiled;
-    if (!compile(stencilPath, kernel::kernelInfo(), compiled))
+    if (!compile(stencilPath, generated::kernelInfo(), compiled))
       return 1;
-    return std::string(kernel::kernelInfo().elemType) == "float"
+    return std::string(generated::kernelInfo().elemType) == "float"
                ? runBench<float>(*compiled.stencil)
                : runBench<double>(*compiled.stencil);
   } catch (const std::exception &e) {

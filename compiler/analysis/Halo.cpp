@@ -1,7 +1,7 @@
 //===- Halo.cpp -----------------------------------------------------------===//
 #include "analysis/Halo.h"
 
-#include <stencilc/Kernel.h>
+#include "stencilc/abi/Neighbours.h"
 
 #include <algorithm>
 

@@ -62,13 +62,9 @@ int runDumpKernel() {
         driver::reportError(fmt::format("'{}' has no twostep kernel: {}", c.stencil->name, why));
         return 1;
       }
-    kernel::KernelModule module = kernel::lowerToKernels(c, kernelTarget);
-    std::vector<std::string> problems;
-    if (!kernel::verifyKernels(c, module, problems)) {
-      driver::reportError("internal error: the kernel IR of '" + c.stencil->name +
-                          "' does not verify: " + llvm::join(problems, "; "));
-      return 3;
-    }
+    // The pipeline's lower-cpu and lower-cuda passes lowered and verified them.
+    const kernel::KernelModule &module =
+        kernelTarget == kernel::Target::Cuda ? c.cudaKernels : c.cpuKernels;
     kernel::printKernels(*c.stencil, module, llvm::outs(), variantOption);
     return 0;
   });

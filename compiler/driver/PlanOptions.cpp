@@ -2,6 +2,7 @@
 #include "driver/PlanOptions.h"
 
 #include "driver/Driver.h"
+#include "target/CudaArchs.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -25,7 +26,7 @@ struct subs {
 } // namespace
 
 const std::vector<std::string> &cudaArchNames() {
-  static const std::vector<std::string> names = {"sm_80", "sm_90"};
+  static const std::vector<std::string> names = target::buildArchNames();
   return names;
 }
 

@@ -1,5 +1,6 @@
 //===- KernelIR.cpp -------------------------------------------------------===//
 #include "kernel/KernelIR.h"
+#include "passes/Pipeline.h"
 
 #include "kernel/Lowering.h"
 

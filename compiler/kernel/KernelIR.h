@@ -24,13 +24,20 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "passes/Pipeline.h"
+#include "ir/IR.h"
+#include "passes/LinearForm.h"
+#include "passes/Planner.h"
+#include "passes/SweepPlan.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <string>
 #include <vector>
+
+namespace stencilc {
+struct CompiledStencil; // passes/Pipeline.h: the lowering passes keep their modules there
+} // namespace stencilc
 
 namespace stencilc::kernel {
 
@@ -213,15 +220,26 @@ struct Queue {
   int field = -1, dx = 0, dy = 0, low = 0, high = 0;
 };
 
+/// CPU: a row whose x neighbours a whole block cuts from the vectors its reads
+/// share (rt::shifted): field, row offsets dy and dz, and how far its reads
+/// reach below and above x.
+struct ShiftedRow {
+  int field = -1, dy = 0, dz = 0, below = 0, above = 0;
+};
+
 struct Function {
   std::string name;
   FunctionKind kind = FunctionKind::Row;
   std::string note;
   Params params;
-  int planes = 1;                   ///< output planes per x loop (CPU rows)
-  int ringDzMin = 0, ringDzMax = 0; ///< partial-sum ring of a marching kernel
-  int ringOutputs = 0;              ///< outputs with partial sums
-  int rx = 0, ry = 0;               ///< CUDA: halo of the shared planes
+  int planes = 1; ///< output planes per x loop (CPU rows)
+  /// CPU rows: the x loop runs whole blocks of kW points on vectors, the last,
+  /// shorter block as a point loop (kernel/VectorBlocks.cpp says when).
+  bool wholeBlocks = false;
+  std::vector<ShiftedRow> shiftedRows; ///< CPU rows with whole blocks: rows cut from vectors
+  int ringDzMin = 0, ringDzMax = 0;    ///< partial-sum ring of a marching kernel
+  int ringOutputs = 0;                 ///< outputs with partial sums
+  int rx = 0, ry = 0;                  ///< CUDA: halo of the shared planes
   /// CUDA: shared planes per staged field. 2: the march copies plane z + 1
   /// into the other buffer asynchronously while plane z computes, with one
   /// barrier per plane (docs/DESIGN.md §Backends).
@@ -256,10 +274,27 @@ struct SweepKernels {
   const Function *find(const std::string &name) const;
 };
 
+/// CUDA: how a step is launched on one architecture where LaunchOptions
+/// leaves a value at zero (target/CudaArchs.h); the generated header spells
+/// these as kArchDefaults, and the runtime takes the newest one not newer than
+/// the GPU it runs on.
+struct ArchLaunch {
+  std::string arch;          ///< "sm_90"
+  int computeCapability = 0; ///< 90
+  int blockX = 0, blockY = 0;
+  int planesPerBlock = 0; ///< `nw` of traditional and planes
+  int sharedBytes = 0;    ///< shared memory a block may use unless the caller says otherwise
+  int maxSharedBytes = 0; ///< the architecture's opt-in limit per block
+};
+
 struct KernelModule {
   Target target = Target::Cpu;
   std::string stencil;
   std::vector<SweepKernels> sweeps;
+  /// CUDA: the launch defaults of every architecture, oldest first, and the
+  /// one the decomposition was planned for ("" when it was planned for a CPU).
+  std::vector<ArchLaunch> launchDefaults;
+  std::string plannedArch;
 };
 
 /// "m2" for a plane offset of -2, "p0", "p3": plane offsets inside identifiers.
@@ -288,5 +323,8 @@ bool verifyKernels(const CompiledStencil &compiled, const KernelModule &module,
 /// The module as text, one node per line; `variant` keeps only that variant's functions.
 void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os,
                   const std::string &variant = "");
+
+/// What the lowering decided and why, one line per decision (--explain).
+void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os);
 
 } // namespace stencilc::kernel

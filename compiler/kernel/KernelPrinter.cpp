@@ -6,6 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernel/KernelIR.h"
+#include "passes/Pipeline.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include <fmt/format.h>
 
@@ -51,6 +54,12 @@ public:
     os_ << "\n";
     if (f.planes > 1)
       os_ << fmt::format("    output planes per x loop: {}\n", f.planes);
+    if (f.wholeBlocks)
+      os_ << "    x loop: whole vector blocks, the last one a point loop\n";
+    for (const ShiftedRow &r : f.shiftedRows)
+      os_ << fmt::format("    shifted row {}(dy {:+}, dz {:+}): x neighbours {}..{} cut from whole "
+                         "vectors\n",
+                         field(r.field), r.dy, r.dz, -r.below, r.above);
     if (f.ringOutputs)
       os_ << fmt::format("    partial sums: {} output{}, plane offsets {}..{}\n", f.ringOutputs,
                          f.ringOutputs == 1 ? "" : "s", f.ringDzMin, f.ringDzMax);
@@ -225,6 +234,59 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
       if (shown.count(f.name))
         dumper.function(f);
   }
+  if (!module.launchDefaults.empty())
+    os << "launch defaults (LaunchOptions left at zero; the newest not newer than the GPU)\n";
+  for (const ArchLaunch &l : module.launchDefaults)
+    os << fmt::format("  {}: block {} x {}, nw {}, shared {} bytes (opt-in limit {}){}\n", l.arch,
+                      l.blockX, l.blockY, l.planesPerBlock, l.sharedBytes, l.maxSharedBytes,
+                      l.arch == module.plannedArch ? ", planned for" : "");
+}
+
+namespace {
+
+/// Why a CPU row function's x loop is a point loop (VectorBlocks.cpp has the rule).
+std::string pointLoopReason(const Function &f) {
+  if (f.planes > 1)
+    return "several output planes per x loop";
+  if (f.params.partialSums)
+    return "it adds to partial sums";
+  if (f.params.stagedRows)
+    return "it reads table rows another function staged";
+  return "no table it stages, no row read at enough x offsets, or not vector arithmetic";
+}
+
+} // namespace
+
+void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os) {
+  const char *pass = module.target == Target::Cpu ? "lower-cpu" : "lower-cuda";
+  for (const SweepKernels &sweep : module.sweeps) {
+    std::vector<std::string> variants;
+    for (const Variant &v : sweep.variants)
+      variants.push_back(v.name);
+    os << fmt::format("{}: stencil '{}' sweep {}: {} functions for variants {}\n", pass, s.name,
+                      sweep.sweep, sweep.functions.size(), llvm::join(variants, ", "));
+    for (const Function &f : sweep.functions) {
+      if (f.kind != FunctionKind::Row)
+        continue;
+      if (!f.wholeBlocks) {
+        os << fmt::format("{}:   {}: an omp simd point loop ({})\n", pass, f.name,
+                          pointLoopReason(f));
+        continue;
+      }
+      std::vector<std::string> rows;
+      for (const ShiftedRow &r : f.shiftedRows)
+        rows.push_back(fmt::format("{}(dy {:+}, dz {:+}) reaching {}..{}", s.fields[r.field].name,
+                                   r.dy, r.dz, -r.below, r.above));
+      os << fmt::format("{}:   {}: whole vector blocks{}\n", pass, f.name,
+                        rows.empty() ? std::string(" (rows read by plain loads)")
+                                     : ", cutting from whole vectors " + llvm::join(rows, ", "));
+    }
+  }
+  for (const ArchLaunch &l : module.launchDefaults)
+    if (l.arch == module.plannedArch)
+      os << fmt::format("{}: launch defaults on {}: blocks of {} x {} threads marching {} planes, "
+                        "{} bytes of shared memory per block\n",
+                        pass, l.arch, l.blockX, l.blockY, l.planesPerBlock, l.sharedBytes);
 }
 
 } // namespace stencilc::kernel

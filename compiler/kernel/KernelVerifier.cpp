@@ -1,5 +1,6 @@
 //===- KernelVerifier.cpp - Structural checks of the kernel IR ------------===//
 #include "kernel/KernelIR.h"
+#include "passes/Pipeline.h"
 
 #include "kernel/TableReads.h"
 

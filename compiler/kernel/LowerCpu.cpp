@@ -13,6 +13,7 @@
 #include "kernel/Build.h"
 #include "kernel/Lowering.h"
 #include "kernel/TableReads.h"
+#include "passes/Pipeline.h"
 
 #include <fmt/format.h>
 
@@ -33,8 +34,8 @@ std::pair<int, int> rowBlocks(std::pair<int, int> rows) {
 class CpuLowering {
 public:
   explicit CpuLowering(const CompiledStencil &c)
-      : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition),
-        schedule_(c.sweepPlan.cpu), storesAfterLoads_(storeOverwritesLaterRead(s_, linear_)) {}
+      : s_(*c.stencil), linear_(c.linear), schedule_(c.sweepPlan.cpu),
+        storesAfterLoads_(storeOverwritesLaterRead(s_, linear_)) {}
 
   SweepKernels sweep(int s) {
     SweepKernels k;
@@ -104,10 +105,10 @@ private:
                                "(y, z) to (y, z + {}),\nin one x loop, so that the points they "
                                "share are loaded once.",
                                s, planes - 1);
-    const std::vector<std::vector<int>> &groups = decomposition_.sweeps[s].groups;
+    const std::vector<SweepUpdate> &updates = schedule_.sweeps[s].updates;
     ColumnRows columns;
     for (size_t u = 0; u < linear_.updates.size(); ++u)
-      addTableReads(linear_.updates[u], groups[u], s == 0, columns);
+      addTableReads(linear_.updates[u], updates[u].groups, s == 0, columns);
     std::vector<Node> body;
     // Table coefficients are staged kW points at a time (rt::loadColumns) so
     // the vector loop reads them as whole vectors instead of gathering them.
@@ -121,9 +122,9 @@ private:
     for (int k = 0; k < planes; ++k) {
       bool first = true;
       for (size_t u = 0; u < linear_.updates.size(); ++u) {
-        if (s > 0 && groups[u].empty())
+        if (s > 0 && updates[u].groups.empty())
           continue; // nothing of this update in a later sweep: its output stays as it is
-        Node value = sum(int(u), groups[u], ValueName::Acc);
+        Node value = sum(int(u), updates[u].groups, ValueName::Acc);
         value.pointwise = s == 0;
         value.comments = k == 0;
         value.planeShift = k;
@@ -402,7 +403,6 @@ private:
 
   const ir::Stencil &s_;
   const LinearStencil &linear_;
-  const Decomposition &decomposition_;
   const CpuSchedule &schedule_;
   const bool storesAfterLoads_; ///< see storeOverwritesLaterRead
 };
@@ -429,8 +429,10 @@ KernelModule lowerCpu(const CompiledStencil &compiled) {
   m.target = Target::Cpu;
   m.stencil = compiled.stencil->name;
   CpuLowering lowering(compiled);
-  for (size_t s = 0; s < compiled.decomposition.sweeps.size(); ++s)
+  for (size_t s = 0; s < compiled.sweepPlan.cpu.sweeps.size(); ++s) {
     m.sweeps.push_back(lowering.sweep(int(s)));
+    planVectorBlocks(*compiled.stencil, compiled.linear, m.sweeps.back());
+  }
   return m;
 }
 

@@ -25,6 +25,8 @@
 //===----------------------------------------------------------------------===//
 #include "kernel/Build.h"
 #include "kernel/Lowering.h"
+#include "passes/Pipeline.h"
+#include "target/CudaArchs.h"
 
 #include <fmt/format.h>
 
@@ -365,8 +367,14 @@ KernelModule lowerCuda(const CompiledStencil &compiled) {
   m.target = Target::Cuda;
   m.stencil = compiled.stencil->name;
   CudaLowering lowering(compiled);
-  for (size_t s = 0; s < compiled.decomposition.sweeps.size(); ++s)
+  for (size_t s = 0; s < compiled.sweepPlan.gpu.sweeps.size(); ++s)
     m.sweeps.push_back(lowering.sweep(int(s)));
+  for (const target::CudaArch &arch : target::cudaArchs())
+    m.launchDefaults.push_back({arch.name, arch.computeCapability, arch.launch.blockX,
+                                arch.launch.blockY, arch.launch.planesPerBlock,
+                                arch.sharedBytesPerBlock, arch.maxSharedBytesPerBlock});
+  if (target::findCudaArch(compiled.sweepPlan.target))
+    m.plannedArch = compiled.sweepPlan.target;
   return m;
 }
 

@@ -11,6 +11,10 @@ namespace stencilc::kernel {
 KernelModule lowerCpu(const CompiledStencil &compiled);
 KernelModule lowerCuda(const CompiledStencil &compiled);
 
+/// Decides which CPU row functions of `sweep` run whole vector blocks and
+/// which rows they cut from whole vectors (Function::wholeBlocks, shiftedRows).
+void planVectorBlocks(const ir::Stencil &s, const LinearStencil &linear, SweepKernels &sweep);
+
 /// Whether an update stores over a time field (in place) that a later update of
 /// the stencil reads: then a point's stores must come after all its loads.
 bool storeOverwritesLaterRead(const ir::Stencil &stencil, const LinearStencil &linear);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernel/Lowering.h"
+#include "passes/Pipeline.h"
 
 namespace stencilc::kernel {
 

@@ -1,5 +1,6 @@
 //===- TableReads.cpp -----------------------------------------------------===//
 #include "kernel/TableReads.h"
+#include "passes/Pipeline.h"
 
 #include <algorithm>
 

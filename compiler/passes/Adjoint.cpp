@@ -3,7 +3,7 @@
 
 #include "ir/CentreReads.h"
 #include "ir/Printer.h"
-#include "stencilc/ShiftedField.h"
+#include "stencilc/abi/FieldNames.h"
 
 #include <fmt/format.h>
 

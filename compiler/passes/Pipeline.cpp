@@ -65,6 +65,25 @@ bool runDecompose(CompiledStencil &c, const PipelineOptions &options, Diagnostic
   return false;
 }
 
+/// The pass that lowers the sweep plan to the kernel IR of `target` into `module`.
+Pass lowering(const char *name, kernel::Target target,
+              kernel::KernelModule CompiledStencil::*module) {
+  return {name,
+          [target, module](CompiledStencil &c, const PipelineOptions &, DiagnosticEngine &) {
+            c.*module = kernel::lowerToKernels(c, target);
+            return true;
+          },
+          [module](const CompiledStencil &c, llvm::raw_ostream &os) {
+            kernel::printKernels(*c.stencil, c.*module, os);
+          },
+          [module](const CompiledStencil &c, std::vector<std::string> &problems) {
+            return kernel::verifyKernels(c, c.*module, problems);
+          },
+          [module](const CompiledStencil &c, const PipelineOptions &, llvm::raw_ostream &os) {
+            kernel::explainKernels(*c.stencil, c.*module, os);
+          }};
+}
+
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> list = {
       {"frontend",
@@ -149,6 +168,8 @@ const std::vector<Pass> &passes() {
        [](const CompiledStencil &c, const PipelineOptions &, llvm::raw_ostream &os) {
          explainSweepPlan(*c.stencil, c.sweepPlan, os);
        }},
+      lowering("lower-cpu", kernel::Target::Cpu, &CompiledStencil::cpuKernels),
+      lowering("lower-cuda", kernel::Target::Cuda, &CompiledStencil::cudaKernels),
   };
   return list;
 }
@@ -168,8 +189,10 @@ const std::vector<std::string> &pipelinePassNames() {
 std::optional<std::vector<CompiledStencil>>
 runPipeline(const ir::Module &module, DiagnosticEngine &diag, const PipelineOptions &options) {
   std::vector<CompiledStencil> compiled;
-  for (const ir::Stencil &stencil : module.stencils)
-    compiled.push_back({&stencil, {}, {}, {}, {}, {}});
+  for (const ir::Stencil &stencil : module.stencils) {
+    compiled.emplace_back();
+    compiled.back().stencil = &stencil;
+  }
 
   for (const Pass &pass : passes()) {
     bool dump = llvm::is_contained(options.dumpAfter, pass.name);

@@ -12,12 +12,17 @@
 //   decompose   sub-stencil sweeps and table placements by the cost model of
 //               the planner (Planner.h), or as the user forces them
 //   sweep-plan  what each kernel of each sweep keeps where, for the CPU and the
-//               GPU printers (SweepPlan.h)
+//               GPU (SweepPlan.h)
+//   lower-cpu   the kernel IR of the C++/OpenMP-SIMD variants (kernel/KernelIR.h)
+//   lower-cuda  the kernel IR of the CUDA variants and their launch defaults
+//
+// The printers in backends/ print the lowered modules and decide nothing.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "ir/IR.h"
+#include "kernel/KernelIR.h"
 #include "passes/Decompose.h"
 #include "passes/LinearForm.h"
 #include "passes/PlanePlan.h"
@@ -36,11 +41,13 @@ namespace stencilc {
 /// One stencil and what the passes derived from it.
 struct CompiledStencil {
   const ir::Stencil *stencil = nullptr;
-  LinearStencil linear;        ///< set by `linearize`
-  PlanePlan planePlan;         ///< set by `plane-plan`
-  Decomposition decomposition; ///< set by `decompose`
-  PlanReport planReport;       ///< what `decompose` weighed to choose `decomposition`
-  SweepPlan sweepPlan;         ///< set by `sweep-plan`
+  LinearStencil linear;             ///< set by `linearize`
+  PlanePlan planePlan;              ///< set by `plane-plan`
+  Decomposition decomposition;      ///< set by `decompose`
+  PlanReport planReport;            ///< what `decompose` weighed to choose `decomposition`
+  SweepPlan sweepPlan;              ///< set by `sweep-plan`
+  kernel::KernelModule cpuKernels;  ///< set by `lower-cpu`
+  kernel::KernelModule cudaKernels; ///< set by `lower-cuda`
 };
 
 struct PipelineOptions {

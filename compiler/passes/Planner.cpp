@@ -1,6 +1,8 @@
 //===- Planner.cpp --------------------------------------------------------===//
 #include "passes/Planner.h"
 
+#include "target/CudaArchs.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <fmt/format.h>
@@ -19,14 +21,14 @@ struct NamedTarget {
   PlanTarget target;
 };
 
-PlanTarget cudaTarget(const char *name, long l1AndShared) {
+PlanTarget cudaTarget(const target::CudaArch &arch) {
   PlanTarget t;
   t.kind = PlanTarget::Kind::Cuda;
-  t.name = name;
-  t.onChipBudget = 48 * 1024; // the default per-block limit without opt-in on every arch
+  t.name = arch.name;
+  t.onChipBudget = arch.sharedBytesPerBlock; // what any block gets without opting in
   // The read-only path goes through L1, which shares its SRAM with shared memory.
-  t.combinedL1 = l1AndShared;
-  t.cacheBudget = l1AndShared - t.onChipBudget;
+  t.combinedL1 = arch.l1AndSharedBytes;
+  t.cacheBudget = arch.l1AndSharedBytes - t.onChipBudget;
   // Calibrated on the measurements of [2] (docs/DESIGN.md §References), Fig. 8: moving ETE-37
   // float's 11 coefficient gathers from global to shared memory gains 80-130%; read-only lies in
   // between.
@@ -38,14 +40,12 @@ PlanTarget cudaTarget(const char *name, long l1AndShared) {
 }
 
 const std::vector<NamedTarget> &namedTargets() {
-  static const std::vector<NamedTarget> targets = {
-      {"cpu", PlanTarget{}}, // Zen 3: 32 KiB L1d and 512 KiB L2 per core
-      {"sm_70", cudaTarget("sm_70", 128 * 1024)},
-      {"sm_80", cudaTarget("sm_80", 192 * 1024)},
-      {"sm_86", cudaTarget("sm_86", 128 * 1024)},
-      {"sm_89", cudaTarget("sm_89", 128 * 1024)},
-      {"sm_90", cudaTarget("sm_90", 256 * 1024)},
-  };
+  static const std::vector<NamedTarget> targets = [] {
+    std::vector<NamedTarget> list = {{"cpu", PlanTarget{}}}; // Zen 3: 32 KiB L1d, 512 KiB L2
+    for (const target::CudaArch &arch : target::cudaArchs())
+      list.push_back({arch.name, cudaTarget(arch)});
+    return list;
+  }();
   return targets;
 }
 

@@ -91,6 +91,7 @@ TEST(CudaEmitter, TableRowsGoWhereTheDecompositionPutsThem) {
     sweep.tableSpace[0].push_back(i % 2 ? TableSpace::ReadOnly : TableSpace::Shared);
   // The sweep plan places the rows as the decomposition says: plan again.
   c.sweepPlan = planSweeps(*c.stencil, c.linear, c.decomposition, PlanTarget{}, 0);
+  c.cudaKernels = kernel::lowerToKernels(c, kernel::Target::Cuda);
   std::string cu = cudaSource(c);
   EXPECT_EQ(cu.find("kStageAuto ?"), std::string::npos) << "no row was left to the backend";
   EXPECT_GT(count(cu, "stageRow(C_staged"), 0);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelTestSupport.h"
 #include "passes/PlanePlan.h"
+#include "target/CudaArchs.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -371,6 +372,29 @@ TEST(KernelIR, TwoStepKernelWhereOneSweepMakesAStep) {
         EXPECT_EQ(sum->onChip, sum->level == 1);
       EXPECT_EQ(nodes(f.body, NodeKind::Store).size(), 2 * c.linear.updates.size());
     }
+}
+
+TEST(KernelIR, LaunchDefaultsComeFromTheTargetTable) {
+  // Every architecture of target/CudaArchs.h, oldest first, as the generated
+  // header's kArchDefaults spells them; the planned one named.
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    SCOPED_TRACE(arch);
+    Lowered l = lower("acoustic_iso8", Target::Cuda, plannedFor(arch));
+    EXPECT_EQ(l.module.plannedArch, arch);
+    const std::vector<target::CudaArch> &archs = target::cudaArchs();
+    ASSERT_EQ(l.module.launchDefaults.size(), archs.size());
+    for (size_t i = 0; i < archs.size(); ++i) {
+      const ArchLaunch &d = l.module.launchDefaults[i];
+      EXPECT_EQ(d.arch, archs[i].name);
+      EXPECT_EQ(d.computeCapability, archs[i].computeCapability);
+      EXPECT_EQ(d.planesPerBlock, archs[i].launch.planesPerBlock);
+      EXPECT_EQ(d.maxSharedBytes, archs[i].maxSharedBytesPerBlock);
+      if (i > 0)
+        EXPECT_LT(archs[i - 1].computeCapability, d.computeCapability) << "oldest first";
+    }
+  }
+  // Planned for a CPU: the defaults are there, no architecture is the planned one.
+  EXPECT_EQ(lower("acoustic_iso8", Target::Cuda).module.plannedArch, "");
 }
 
 } // namespace

@@ -488,4 +488,43 @@ TEST(KernelIR, AcousticPlanesApplyTheSharedFactorsOnceAtTheStore) {
     EXPECT_FALSE(sum->withoutSharedFactors);
 }
 
+TEST(KernelIR, CpuRowsRecordWholeBlocksAndShiftedRows) {
+  // acoustic_iso8: no table, its u row read at x +- 1..4 on plane z: whole
+  // blocks that cut the row from whole vectors, reaching 4 below and 4 above.
+  {
+    Lowered l = lower("acoustic_iso8", Target::Cpu);
+    const Function &row = function(l.module.sweeps.at(0), "sweep0_row");
+    EXPECT_TRUE(row.wholeBlocks);
+    ASSERT_EQ(row.shiftedRows.size(), 1u);
+    const ShiftedRow &u = row.shiftedRows.front();
+    EXPECT_EQ(l.compiled().stencil->fields[u.field].name, "u");
+    EXPECT_EQ(u.dy, 0);
+    EXPECT_EQ(u.dz, 0);
+    EXPECT_EQ(u.below, 4);
+    EXPECT_EQ(u.above, 4);
+  }
+  // ete37 stages its table columns per block: whole blocks, no row cut (the
+  // transposes' shuffles are the ones a cut would compete with).
+  {
+    Lowered l = lower("ete37", Target::Cpu);
+    const Function &row = function(l.module.sweeps.at(0), "sweep0_row");
+    EXPECT_TRUE(row.wholeBlocks);
+    EXPECT_TRUE(row.shiftedRows.empty());
+  }
+  // Functions that add to partial sums, or compute several planes per x loop, are point loops.
+  for (const char *example : kExamples) {
+    SCOPED_TRACE(example);
+    PipelineOptions options;
+    options.zPlanes = 2;
+    Lowered l = lower(example, Target::Cpu, options);
+    for (const SweepKernels &sweep : l.module.sweeps)
+      for (const Function &f : sweep.functions) {
+        if (f.params.partialSums || f.planes > 1 || f.kind != FunctionKind::Row)
+          EXPECT_FALSE(f.wholeBlocks) << f.name;
+        if (!f.wholeBlocks)
+          EXPECT_TRUE(f.shiftedRows.empty()) << f.name;
+      }
+  }
+}
+
 } // namespace

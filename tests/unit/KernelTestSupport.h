@@ -40,7 +40,8 @@ inline Lowered lower(const std::string &name, Target target, const PipelineOptio
   Lowered l;
   l.example = compileExample(name, false, options);
   if (!l.example.compiled.empty())
-    l.module = lowerToKernels(l.example.only(), target);
+    l.module = target == Target::Cpu ? l.example.only().cpuKernels // lowered by the pipeline
+                                     : l.example.only().cudaKernels;
   return l;
 }
 

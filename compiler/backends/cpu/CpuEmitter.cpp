@@ -16,6 +16,7 @@
 #include "backends/KernelAbi.h"
 #include "backends/KernelNames.h"
 #include "backends/KernelWalker.h"
+#include "backends/cpu/BodyUses.h"
 #include "ir/Printer.h"
 #include "kernel/KernelIR.h"
 #include "passes/LinearFormPrinter.h"
@@ -38,250 +39,8 @@ namespace {
 using ir::FieldRole;
 using ir::Offset;
 
-/// Rows of a table's staging buffer per output plane: rt::loadColumns writes
-/// whole blocks of 4 or 8 rows.
-int stagedRows(const ir::Table &table) { return (table.rows + 7) / 8 * 8; }
-
-/// Records which fields, tables and scalars a body uses, so that its prologue
-/// declares exactly those.
-class BodyUses {
-public:
-  BodyUses(const ir::Stencil &s, const KernelNames &names) : s_(s), names_(names) {}
-
-  /// Subsequent reads are for output plane z + k of a body that computes
-  /// several planes: offsets stay relative to the row pointers at (y, z), so
-  /// a point two outputs share is the same expression, loaded once.
-  void setPlaneShift(int k) {
-    shift_ = k;
-    coefSuffix_.clear();
-  }
-
-  /// Subsequent reads are for the output row dz planes below the input row
-  /// (y, z) of a planes-scheme scatter: offsets shift by -dz, so the points
-  /// the outputs share are one expression, and table coefficients come from
-  /// that output's staged rows, `<column><suffix>`, instead.
-  void setScatterOutput(int dz, const std::string &coefSuffix) {
-    shift_ = -dz;
-    coefSuffix_ = coefSuffix;
-  }
-
-  /// Subsequent reads are whole vectors of kW points (rt::Vec) from x on, and
-  /// table coefficients the registers a block's transpose filled. With
-  /// `shifts`, rows read at several x offsets are cut from whole vectors
-  /// (shiftsRow).
-  void setVector(bool vector, bool shifts = false) {
-    vector_ = vector;
-    shifts_ = vector && shifts;
-  }
-  bool vector() const { return vector_; }
-
-  /// A read: `u[x - 4]` in a point loop; in a whole block `rt::load(u + x - 4)`,
-  /// or `rt::shifted<-4, 4, 4>(u + x)` (the offset, then how far the row's
-  /// reads reach below and above x) where shiftsRow says so.
-  std::string access(int field, Offset o) {
-    if (!vector_) {
-      rowXOffsets_[rowOf(field, o)].insert(o[0]);
-      return fmt::format("{}[{}]", names_.field(field), index(field, o));
-    }
-    if (o[0] == 0 || !shiftsRow(field, o))
-      return fmt::format("rt::load({})", pointer(field, o));
-    const auto [below, above] = reachOf(rowXOffsets_.at(rowOf(field, o)));
-    const int dx = o[0];
-    o[0] = 0;
-    return fmt::format("rt::shifted<{}, {}, {}>({})", dx, below, above, pointer(field, o));
-  }
-
-  /// Does a whole block cut the x neighbours of `field`'s row at o (y and z)
-  /// from whole vectors (rt::shifted)? Where setVector allowed it and the
-  /// point loop read the row at several x offsets reaching far enough
-  /// (shiftable): two or three loads and a shuffle or two each then replace
-  /// as many unaligned loads (docs/PERFORMANCE.md, "x neighbours from whole
-  /// vectors").
-  bool shiftsRow(int field, const Offset &o) const {
-    const auto row = rowXOffsets_.find(rowOf(field, o));
-    return shifts_ && row != rowXOffsets_.end() && shiftable(row->second);
-  }
-  /// Would a whole block with shifts allowed cut any row?
-  bool hasShiftableRow() const {
-    return std::any_of(rowXOffsets_.begin(), rowXOffsets_.end(),
-                       [](const auto &row) { return shiftable(row.second); });
-  }
-
-  /// The address of the point at offset `o`: `p_cur + x - 4 * p_cur_plane`.
-  std::string pointer(int field, Offset o) {
-    return fmt::format("{} + {}", names_.field(field), index(field, o));
-  }
-
-  CExprNames exprNames() {
-    CExprNames n;
-    n.scalar = [this](int id) {
-      scalars_.insert(id);
-      return names_.scalar(id);
-    };
-    n.field = [this](int id, const Offset &o) { return access(id, o); };
-    n.table = [this](int table, int row, int index) {
-      columns_.insert({table, index});
-      fields_.insert(index);
-      std::string name = names_.tableColumn(table, index) + coefSuffix_;
-      stagedNames_.insert(name);
-      if (vector_)
-        return fmt::format("{}[{}]", name, row); // rt::transposeColumns' registers
-      if (!coefSuffix_.empty())
-        return fmt::format("{}[{} * kW + l]", name, row);
-      if (shift_)
-        planes_.insert(index); // staged from the index row shift_ planes up
-      // Staged coefficients: row r of lane l, after the rows of the planes below
-      // (see rowFunction).
-      return fmt::format("{}[{} * kW + l]", name, shift_ * stagedRows(s_.tables[table]) + row);
-    };
-    return n;
-  }
-
-  /// Declarations before the x loop: row pointers at (y, z), strides, scalars.
-  /// Index fields are left out with `stagedTables`: the coefficients they
-  /// select were staged before.
-  std::string prologue(const std::set<int> &outputs, bool stagedTables = false) const {
-    std::string out;
-    for (int f : fields_) {
-      const ir::Field &field = s_.fields[f];
-      if (stagedTables && field.role == FieldRole::Index)
-        continue;
-      bool writable = outputs.count(f) != 0;
-      out += fmt::format("  {}{} *{} = args.{}.row(y, z);\n", writable ? "" : "const ",
-                         fieldElementType(field), names_.field(f), names_.field(f));
-    }
-    for (int f : lines_)
-      out += fmt::format("  const std::ptrdiff_t {} = args.{}.line;\n", names_.line(f),
-                         names_.field(f));
-    for (int f : planes_)
-      out += fmt::format("  const std::ptrdiff_t {} = args.{}.plane;\n", names_.plane(f),
-                         names_.field(f));
-    for (int sc : scalars_)
-      out += fmt::format("  const Real {} = args.{};\n", names_.scalar(sc), names_.scalar(sc));
-    for (size_t i = 0; i < invariants_.size(); ++i)
-      out += fmt::format("  const Real invariant{} = {}; // the same at every point\n", i,
-                         invariants_[i]);
-    return out;
-  }
-
-  /// The name of a row constant holding `text` (scalars and numbers only).
-  std::string invariant(const std::string &text) {
-    for (size_t i = 0; i < invariants_.size(); ++i)
-      if (invariants_[i] == text)
-        return fmt::format("invariant{}", i);
-    invariants_.push_back(text);
-    return fmt::format("invariant{}", invariants_.size() - 1);
-  }
-
-  bool usesTables() const { return !columns_.empty(); }
-  /// Does the body read the staged coefficients named `name` (a table column
-  /// plus the setScatterOutput suffix)?
-  bool readsStaged(const std::string &name) const { return stagedNames_.count(name) != 0; }
-  void addField(int f) { fields_.insert(f); }
-
-private:
-  /// A row is cut from whole vectors where the point loop read it at this
-  /// many x offsets or more besides x, reaching at least this many points
-  /// below and above x together: a 256-bit vector of floats, the widest the
-  /// kernels use, which rt::shifted needs to find its pair of vectors within
-  /// the reach (a shorter reach would be plain loads anyway).
-  static constexpr size_t kShiftedOffsets = 3;
-  static constexpr int kShiftedReach = 8;
-  static bool shiftable(const std::set<int> &dx) {
-    const auto [below, above] = reachOf(dx);
-    return dx.size() - dx.count(0) >= kShiftedOffsets && below + above >= kShiftedReach;
-  }
-
-  /// How far a row's reads at x offsets `dx` reach below and above x (each 0 or more).
-  static std::pair<int, int> reachOf(const std::set<int> &dx) {
-    return {std::max(0, -*dx.begin()), std::max(0, *dx.rbegin())};
-  }
-
-  /// The row a read at offset `o` is in: field, y and z offsets.
-  std::tuple<int, int, int> rowOf(int field, const Offset &o) const {
-    return {field, o[1], o[2] + shift_};
-  }
-
-  /// The element of the row at (y, z) that offset `o` reads: `x - 4 * p_cur_plane`.
-  std::string index(int field, Offset o) {
-    o[2] += shift_;
-    fields_.insert(field);
-    std::string address = "x";
-    if (o[0])
-      address += fmt::format(" {} {}", o[0] < 0 ? '-' : '+', std::abs(o[0]));
-    auto stride = [&](int n, const std::string &name) {
-      if (n == 0)
-        return;
-      address += fmt::format(" {} ", n < 0 ? '-' : '+');
-      address += std::abs(n) == 1 ? name : fmt::format("{} * {}", std::abs(n), name);
-    };
-    if (o[1]) {
-      lines_.insert(field);
-      stride(o[1], names_.line(field));
-    }
-    if (o[2]) {
-      planes_.insert(field);
-      stride(o[2], names_.plane(field));
-    }
-    return address;
-  }
-
-  const ir::Stencil &s_;
-  const KernelNames &names_;
-  std::set<int> fields_, lines_, planes_, scalars_;
-  std::set<std::pair<int, int>> columns_;
-  std::set<std::string> stagedNames_;
-  /// The x offsets the point loop read each row at: (field, dy, dz) -> dx.
-  std::map<std::tuple<int, int, int>, std::set<int>> rowXOffsets_;
-  std::string coefSuffix_;
-  std::vector<std::string> invariants_; ///< products of scalar factors, computed once per row
-  int shift_ = 0;
-  bool vector_ = false, shifts_ = false;
-};
-
-/// Can `e` be computed on rt::Vec values as C++ spells it for one point?
-/// Arithmetic on reads, table coefficients, scalars and numbers can; pointwise
-/// functions, comparisons and selections have no lane-by-lane spelling there.
-bool isVectorArithmetic(const ir::Stencil &s, const ir::Expr &e) {
-  using Kind = ir::Expr::Kind;
-  switch (e.kind) {
-  case Kind::Number:
-  case Kind::ScalarRef:
-  case Kind::TableRef: return true;
-  case Kind::FieldRef: return fieldElementType(s.fields[e.id]) == "Real";
-  case Kind::Neg:
-  case Kind::Add:
-  case Kind::Sub:
-  case Kind::Mul:
-  case Kind::Div:
-    return std::all_of(e.operands.begin(), e.operands.end(),
-                       [&](const ir::ExprPtr &op) { return isVectorArithmetic(s, *op); });
-  default: return false;
-  }
-}
-
-/// Can the statements of a row's x loop run on whole vectors: sums into
-/// locals and stores, over updates whose factors are vector arithmetic?
-bool isVectorBody(const ir::Stencil &s, const LinearStencil &linear,
-                  const std::vector<kernel::Node> &statements) {
-  for (const kernel::Node &n : statements) {
-    if (n.kind == kernel::NodeKind::Sum && n.target == kernel::SumTarget::Partial)
-      return false;
-    if ((n.kind != kernel::NodeKind::Sum && n.kind != kernel::NodeKind::Store) || n.fromPartial)
-      return false;
-    const LinearForm &form = linear.updates[n.update];
-    for (const Term &term : form.terms) {
-      if (fieldElementType(s.fields[term.field]) != "Real")
-        return false;
-      for (const ir::ExprPtr &factor : term.factors)
-        if (!isVectorArithmetic(s, *factor))
-          return false;
-    }
-    if (form.pointwise && !isVectorArithmetic(s, *form.pointwise))
-      return false;
-  }
-  return true;
-}
+using cpu_printer::BodyUses;
+using cpu_printer::stagedRows;
 
 /// Prints one sweep's CPU functions from the kernel IR.
 class CppPrinter : public KernelWalker {
@@ -348,16 +107,10 @@ private:
     out += "  const std::ptrdiff_t xBegin = box.x0, xEnd = box.x1;\n";
     out += uses.prologue(outputs, /*stagedTables=*/f.params.stagedRows);
     out += accDecl_;
-    // Whole blocks of kW points, on rt::Vec values, where the body is vector
-    // arithmetic and stages its own table coefficients (which these keep in
-    // registers: docs/PERFORMANCE.md, "Coefficients in registers") or, without
-    // tables, has a row to cut from whole vectors (BodyUses::shiftsRow);
-    // other bodies without tables measured no faster, some slower, in blocks
-    // ("x neighbours from whole vectors"). The last, partial block is a point
-    // loop, its coefficients staged in memory.
-    const bool wholeBlocks = staged.empty() && f.planes == 1 && !f.params.partialSums &&
-                             isVectorBody(s_, linear_, statements) &&
-                             (uses.usesTables() || uses.hasShiftableRow());
+    // Whole blocks of kW points on rt::Vec values where the lowering says so
+    // (kernel/VectorBlocks.cpp); the last, partial block is a point loop, its
+    // coefficients staged in memory.
+    const bool wholeBlocks = f.wholeBlocks;
     if (!uses.usesTables() && !wholeBlocks) {
       out += "#pragma omp simd\n  for (std::ptrdiff_t x = xBegin; x < xEnd; ++x) {\n";
       out += body;
@@ -419,7 +172,7 @@ private:
     out += "  std::ptrdiff_t x0 = xBegin;\n"
            "  for (; x0 + kW <= xEnd; x0 += kW) {\n"
            "    const std::ptrdiff_t x = x0;\n";
-    out += vectorBlock(staging, statements);
+    out += vectorBlock(f, staging, statements);
     out += "  }\n"
            "  if (x0 < xEnd) { // the last block, shorter than kW\n"
            "    const int n = int(xEnd - x0);\n";
@@ -429,7 +182,7 @@ private:
 
   /// The body of a whole block of kW points on rt::Vec values: each staged
   /// table column transposed into registers, then the statements.
-  std::string vectorBlock(const std::vector<const Node *> &staging,
+  std::string vectorBlock(const kernel::Function &f, const std::vector<const Node *> &staging,
                           const std::vector<Node> &statements) {
     std::map<std::pair<int, int>, int> columnRows;
     for (const Node *n : staging)
@@ -443,14 +196,10 @@ private:
                          names_.table(n->table), names_.field(n->index), n->beginRow, n->endRow,
                          names_.tableColumn(n->table, n->index),
                          n->beginRow ? fmt::format(" + {}", n->beginRow) : "");
-    // Only where no transposes run: theirs are the shuffles the cuts would
-    // compete with, while the loads they save bound the bodies without tables
-    // (docs/PERFORMANCE.md, "x neighbours from whole vectors").
-    const bool shifts = staging.empty() && uses_->hasShiftableRow();
-    if (shifts)
+    if (!f.shiftedRows.empty())
       out += "    // rt::shifted<d, below, above>(p): the values at p + d .. p + d + kW - 1,\n"
              "    // cut from whole vectors that all x neighbours of the row share.\n";
-    uses_->setVector(true, shifts);
+    uses_->setVector(true, &f.shiftedRows);
     out += walk(statements, "    ");
     uses_->setVector(false);
     return out;
@@ -808,14 +557,13 @@ class CpuEmitter {
 public:
   CpuEmitter(const CompiledStencil &c, const CpuEmitOptions &options)
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), plan_(c.sweepPlan.cpu),
-        module_(kernel::lowerToKernels(c, kernel::Target::Cpu)), names_(s_),
+        module_(c.cpuKernels), names_(s_),
         kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
         source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
         defaults_(options.runDefaults) {
-    std::vector<std::string> problems;
-    if (!kernel::verifyKernels(c, module_, problems))
-      throw std::logic_error("the CPU kernel IR of '" + s_.name +
-                             "' does not verify: " + problems.front());
+    if (module_.target != kernel::Target::Cpu || module_.sweeps.size() != plan_.sweeps.size())
+      throw std::logic_error("the CPU kernels of '" + s_.name +
+                             "' were not lowered (the pipeline's lower-cpu pass)");
   }
 
   std::vector<GeneratedFile> emit() {
@@ -922,7 +670,7 @@ private:
   const LinearStencil &linear_;
   const Decomposition &decomposition_;
   const CpuSchedule &plan_;
-  kernel::KernelModule module_;
+  const kernel::KernelModule &module_;
   KernelNames names_;
   std::string kernel_;
   std::string source_;

@@ -11,6 +11,7 @@
 
 #include "stencilc/CoefficientTable.h"
 #include "stencilc/Grid.h"
+#include "stencilc/abi/Neighbours.h"
 
 #include <cstddef>
 #include <optional>
@@ -209,13 +210,6 @@ struct ErasedArgs {
   std::vector<ErasedTable> tables;
   std::vector<double> scalars;
 };
-
-/// Bit of the neighbour direction (dx, dy, dz), each in {-1, 0, 1}, in
-/// KernelFieldInfo::neighbours: the compiler sets these bits, the MPI halo
-/// exchange reads them.
-constexpr int neighbourBit(int dx, int dy, int dz) {
-  return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
-}
 
 struct KernelFieldInfo {
   const char *name;
