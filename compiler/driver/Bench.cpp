@@ -3,8 +3,11 @@
 
 #include "analysis/CostModel.h"
 #include "analysis/HostCaches.h"
+#include "analysis/ModelDefaults.h"
 #include "analysis/Roofline.h"
+#include "analysis/RunBudget.h"
 #include "backends/cpu/CpuEmitter.h"
+#include "driver/Driver.h"
 #include "driver/FileOutput.h"
 #include "eval/ReferenceEvaluator.h"
 #include "eval/RelativeError.h"
@@ -196,6 +199,63 @@ int defaultGridSide(const ir::Stencil &s, long long lastLevelCache) {
   return std::max(64, int(std::ceil(side / 8)) * 8);
 }
 
+std::array<int, 3> timedGridSize(const ir::Stencil &s, const BenchOptions &o,
+                                 long long lastLevelCache) {
+  std::array<int, 3> size{o.nx, o.ny, o.nz};
+  if (o.nx == 0)
+    size.fill(defaultGridSide(s, lastLevelCache));
+  if (s.dims == 2)
+    size[2] = 1;
+  return size;
+}
+
+bool checkRunFits(const CompiledStencil &compiled, const std::string &command,
+                  const BenchOptions &o, const analysis::HarnessRun &run) {
+  const ir::Stencil &s = *compiled.stencil;
+  const std::string size = fmt::format("{}x{}x{}", run.nx, run.ny, run.nz);
+  const std::string given =
+      o.sizeText.empty() ? "the default size " + size : "--size " + o.sizeText;
+  const std::array<analysis::AxisNeed, 3> needs = analysis::gridNeeds(compiled);
+  const int points[3] = {run.nx, run.ny, run.nz};
+  for (int axis = 0; axis < 3; ++axis)
+    if (points[axis] < needs[axis].points) {
+      driver::reportError(fmt::format(
+          "{} is too small for {}: {} has {} point{} and needs at least {} (the stencil reaches "
+          "{} point{} on each side of a point)",
+          given, s.name, "xyz"[axis], points[axis], points[axis] == 1 ? "" : "s",
+          needs[axis].points, needs[axis].reach, needs[axis].reach == 1 ? "" : "s"));
+      return false;
+    }
+  // Unknown available memory (0) refuses nothing: the harness reports what it cannot allocate.
+  const std::uint64_t needed = analysis::harnessPeakBytes(s, run);
+  const std::uint64_t available = analysis::readAvailableMemory();
+  if (available && needed > available) {
+    driver::reportError(fmt::format("{} of {} ({}) at {} needs {} of memory; this machine has {} "
+                                    "available: give a smaller --size",
+                                    command, s.name, ir::elemTypeName(s.elemType), size,
+                                    analysis::bytesText(double(needed)),
+                                    analysis::bytesText(double(available))));
+    return false;
+  }
+  return true;
+}
+
+bool checkBenchFits(const CompiledStencil &compiled, const BenchOptions &o) {
+  const ir::Stencil &s = *compiled.stencil;
+  const std::array<int, 3> size = timedGridSize(s, o, analysis::readHostCaches().lastLevel());
+  const bool allowsInPlace = std::any_of(s.fields.begin(), s.fields.end(),
+                                         [](const ir::Field &f) { return f.overwrites >= 0; });
+  analysis::HarnessRun run;
+  run.nx = size[0];
+  run.ny = size[1];
+  run.nz = size[2];
+  run.tableColumns = o.nd;
+  run.inPlace = o.inPlace == BenchOptions::InPlace::On && allowsInPlace;
+  run.triad = true;
+  run.timeTilingCheck = analysis::isTimeTileable(s) && !o.timeDepths.empty();
+  return checkRunFits(compiled, "bench", o, run);
+}
+
 CompiledHarness::~CompiledHarness() {
   if (keep_)
     progress("kept " + dir_);
@@ -261,6 +321,7 @@ bool CompiledHarness::allCorrect() const {
 bool parseGridSize(const std::string &text, BenchOptions &o) {
   if (text.empty())
     return true;
+  o.sizeText = text;
   llvm::SmallVector<llvm::StringRef, 3> parts;
   llvm::StringRef(text).split(parts, 'x');
   int values[3] = {0, 0, 0};
@@ -290,12 +351,8 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     return 2;
   }
   const analysis::HostCaches caches = analysis::readHostCaches();
-  int nx = o.nx, ny = o.ny, nz = o.nz;
-  const bool chosen = nx == 0;
-  if (chosen)
-    nx = ny = nz = defaultGridSide(s, caches.lastLevel());
-  if (s.dims == 2)
-    nz = 1;
+  const bool chosen = o.nx == 0;
+  const auto [nx, ny, nz] = timedGridSize(s, o, caches.lastLevel());
   const double workingSet = double(gridBytesPerPoint(s)) * nx * ny * nz;
   if (caches.lastLevel())
     progress(fmt::format("{} {}x{}x{}: working set {} ({} B/point), {:.1f}x the last-level cache "

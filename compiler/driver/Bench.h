@@ -1,8 +1,10 @@
 //===- Bench.h - `stencilc bench`: generate, compile, check and time -------===//
 #pragma once
 
+#include "analysis/RunBudget.h"
 #include "passes/Pipeline.h"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,6 +14,7 @@ namespace stencilc {
 
 struct BenchOptions {
   std::string sourcePath; ///< the .stencil file, for messages and generated comments
+  std::string sizeText;   ///< --size as given, for messages; empty: the default size
   /// 0: the default size, a working set of at least 4x this machine's last-level cache
   int nx = 0, ny = 0, nz = 0;
   int nd = 902;        ///< distinct index values (the papers' velocity count)
@@ -67,8 +70,9 @@ private:
   double tolerance_ = 0;
 };
 
-/// Reads --size: "N" (N^3, or N^2 in 2D) or "NXxNYxNZ" into o.nx, o.ny, o.nz;
-/// an empty text leaves them 0 (the default size). False on a malformed size.
+/// Reads --size: "N" (N^3, or N^2 in 2D) or "NXxNYxNZ" into o.nx, o.ny, o.nz
+/// and o.sizeText; an empty text leaves them 0 (the default size). False on a
+/// malformed size.
 bool parseGridSize(const std::string &text, BenchOptions &o);
 
 /// Runs `argv` (argv[0] found on PATH) with stdout to `outFile` (if not
@@ -82,5 +86,22 @@ int gridBytesPerPoint(const ir::Stencil &s);
 /// The default grid side of `bench` and `tune`: a working set of at least 4x
 /// the last-level cache (bytes; 0: unknown).
 int defaultGridSide(const ir::Stencil &s, long long lastLevelCache);
+
+/// The grid `bench` and `tune` time: o's size, else defaultGridSide's; nz is 1 in 2D.
+std::array<int, 3> timedGridSize(const ir::Stencil &s, const BenchOptions &o,
+                                 long long lastLevelCache);
+
+/// Whether `command` ("bench", "tune") may run `compiled` on the grid of
+/// `run`: every axis has the points the stencil needs (analysis::gridNeeds),
+/// and what the harness holds at once fits in this machine's available
+/// memory. False after reporting which does not, with the numbers. Called
+/// before anything is generated or compiled, so that a run that cannot work
+/// stops at once and writes nothing.
+bool checkRunFits(const CompiledStencil &compiled, const std::string &command,
+                  const BenchOptions &o, const analysis::HarnessRun &run);
+
+/// checkRunFits for `bench` with `o`: the triad first, then the grids of
+/// every mode it times (out of place, the larger, unless only in place).
+bool checkBenchFits(const CompiledStencil &compiled, const BenchOptions &o);
 
 } // namespace stencilc

@@ -119,6 +119,10 @@ int runBenchCommand() {
   auto loaded = driver::loadModule(options.inputFiles[0], *load);
   if (!loaded)
     return 1;
+  // Every stencil's grid is checked before the first is built and timed.
+  for (const CompiledStencil &c : loaded->compiled)
+    if (!checkBenchFits(c, o))
+      return 2;
   int status = 0;
   for (const CompiledStencil &c : loaded->compiled)
     status |= runBench(c, o);

@@ -244,17 +244,26 @@ std::string today() {
   return date;
 }
 
+/// checkRunFits for `tune`: the harness's `time` holds one random data set,
+/// out of place, and checks time tiling beside it where the search tries it.
+bool checkTuneFits(const CompiledStencil &compiled, const BenchOptions &size, int nd) {
+  const ir::Stencil &s = *compiled.stencil;
+  const auto [nx, ny, nz] = timedGridSize(s, size, analysis::readHostCaches().lastLevel());
+  analysis::HarnessRun run;
+  run.nx = nx;
+  run.ny = ny;
+  run.nz = nz;
+  run.tableColumns = nd;
+  run.timeTilingCheck = analysis::isTimeTileable(s);
+  return checkRunFits(compiled, "tune", size, run);
+}
+
 /// Tunes one stencil; its choice, or nullopt after reporting why.
 std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled,
                                                  const BenchOptions &size, int nd) {
   const auto start = std::chrono::steady_clock::now();
   const ir::Stencil &s = *compiled.stencil;
-  const analysis::HostCaches caches = analysis::readHostCaches();
-  int nx = size.nx, ny = size.ny, nz = size.nz;
-  if (nx == 0)
-    nx = ny = nz = defaultGridSide(s, caches.lastLevel());
-  if (s.dims == 2)
-    nz = 1;
+  const auto [nx, ny, nz] = timedGridSize(s, size, analysis::readHostCaches().lastLevel());
   note(fmt::format("{} ({}) at {}x{}x{}, working set {:.0f} MiB; budget {:.0f} s", s.name,
                    ir::elemTypeName(s.elemType), nx, ny, nz,
                    double(gridBytesPerPoint(s)) * nx * ny * nz / (1 << 20), double(budgetOption)));
@@ -397,6 +406,10 @@ int runTune() {
   auto loaded = driver::loadModule(inputFile, options);
   if (!loaded)
     return 1;
+  // Every stencil's grid is checked before the first is built and tuned.
+  for (const CompiledStencil &c : loaded->compiled)
+    if (!checkTuneFits(c, size, size.nd))
+      return 2;
   const analysis::MachineKey machine = analysis::thisMachine();
   note("machine: " + machine.describe());
   for (const CompiledStencil &c : loaded->compiled) {
