@@ -126,8 +126,8 @@ std::pair<double, double> perStep(int steps, const Kernel &kernel, Run &&run) {
 }
 
 /// T steps per exchange: whole-box steps against rounds tiled for the cache.
-void deepHalo(const Options &o, const KernelInfo &info, const mpi::Decomposition &d,
-              KernelData &data, const RunOptions &options, int rank) {
+void deepHalo(const Options &o, const KernelInfo &info, const mpi::DomainSplit &d, KernelData &data,
+              const RunOptions &options, int rank) {
   mpi::DeepHaloKernel kernel(info, d);
   const TimeTiling tiling{o.stepsPerExchange, 0, o.tileY, o.tileZ};
   auto timeSteps = [&](bool tiled) {
@@ -185,11 +185,11 @@ void benchmark(int argc, char **argv) {
       fail(rank, "--ranks: " + error);
     grid = *parsed;
   }
-  std::unique_ptr<mpi::Decomposition> d;
+  std::unique_ptr<mpi::DomainSplit> d;
   try {
-    d = std::make_unique<mpi::Decomposition>(MPI_COMM_WORLD, info->dims, o.size, mpi::haloOf(*info),
-                                             grid, o.stepsPerExchange);
-  } catch (const mpi::DecompositionError &e) {
+    d = std::make_unique<mpi::DomainSplit>(MPI_COMM_WORLD, info->dims, o.size, mpi::haloOf(*info),
+                                           grid, o.stepsPerExchange);
+  } catch (const mpi::DomainSplitError &e) {
     fail(rank, e.what());
   }
   const Extent local = d->local();

@@ -26,15 +26,15 @@ namespace mpi = stencilc::rt::mpi;
 struct Distribution::Impl {
   Impl(int nx, int ny, int nz, const mpi::RankGrid &grid, const rt::KernelInfo &kernel,
        bool overlap, int stepsPerExchange)
-      : decomposition(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid, stepsPerExchange),
+      : domainSplit(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid, stepsPerExchange),
         overlap(overlap) {
     // Each holds its own persistent requests and halo buffers; a run needs one.
     if (stepsPerExchange > 1)
-      steps.emplace(kernel, decomposition);
+      steps.emplace(kernel, domainSplit);
     else
-      step.emplace(kernel, decomposition);
+      step.emplace(kernel, domainSplit);
   }
-  mpi::Decomposition decomposition;
+  mpi::DomainSplit domainSplit;
   std::optional<mpi::DistributedKernel> step; ///< one step per exchange
   std::optional<mpi::DeepHaloKernel> steps;   ///< T > 1 steps per exchange
   bool overlap;
@@ -57,22 +57,22 @@ Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
   try {
     impl_ =
         std::make_unique<Impl>(nx, ny, nz, parseRanks(ranks), kernel, overlap, stepsPerExchange);
-  } catch (const mpi::DecompositionError &e) {
+  } catch (const mpi::DomainSplitError &e) {
     throw std::invalid_argument(e.what());
   }
 }
 Distribution::~Distribution() = default;
 
-int Distribution::rank() const { return impl_->decomposition.rank(); }
-int Distribution::ranks() const { return impl_->decomposition.size(); }
-std::string Distribution::describe() const { return impl_->decomposition.describe(); }
-rt::Box Distribution::owned() const { return impl_->decomposition.owned(); }
+int Distribution::rank() const { return impl_->domainSplit.rank(); }
+int Distribution::ranks() const { return impl_->domainSplit.size(); }
+std::string Distribution::describe() const { return impl_->domainSplit.describe(); }
+rt::Box Distribution::owned() const { return impl_->domainSplit.owned(); }
 rt::GridShape Distribution::localShape(int halo) const {
-  const rt::Extent e = impl_->decomposition.local();
+  const rt::Extent e = impl_->domainSplit.local();
   return {3, e.nx, e.ny, e.nz, halo};
 }
 int Distribution::halo(int radius) const {
-  return ranks() > 1 ? radius * impl_->decomposition.stepsPerExchange() : radius;
+  return ranks() > 1 ? radius * impl_->domainSplit.stepsPerExchange() : radius;
 }
 void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
   if (!impl_->step)
@@ -89,16 +89,16 @@ double Distribution::haloSeconds() const {
   return impl_->step ? impl_->step->haloSeconds() : impl_->steps->haloSeconds();
 }
 
-void Distribution::synchronize() const { MPI_Barrier(impl_->decomposition.comm()); }
+void Distribution::synchronize() const { MPI_Barrier(impl_->domainSplit.comm()); }
 
 double Distribution::max(double mine) const {
   double all = mine;
-  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, impl_->decomposition.comm());
+  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_MAX, impl_->domainSplit.comm());
   return all;
 }
 
 std::set<float> Distribution::unite(const std::set<float> &mine) const {
-  MPI_Comm comm = impl_->decomposition.comm();
+  MPI_Comm comm = impl_->domainSplit.comm();
   const int count = int(mine.size());
   std::vector<int> counts(ranks()), displacements(ranks());
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
@@ -116,15 +116,15 @@ std::set<float> Distribution::unite(const std::set<float> &mine) const {
 
 rt::Image2D Distribution::gather(const rt::Image2D &part, int x0, int y0, int width,
                                  int height) const {
-  return mpi::gatherImage(impl_->decomposition.comm(), {x0, y0, part}, width, height);
+  return mpi::gatherImage(impl_->domainSplit.comm(), {x0, y0, part}, width, height);
 }
 
 void Distribution::read(const std::string &path, rt::Grid<float> &local) const {
-  mpi::readNpyParallel(impl_->decomposition, local, path);
+  mpi::readNpyParallel(impl_->domainSplit, local, path);
 }
 
 void Distribution::write(const rt::Grid<float> &local, const std::string &path) const {
-  mpi::writeNpyParallel(impl_->decomposition, local, path);
+  mpi::writeNpyParallel(impl_->domainSplit, local, path);
 }
 
 rt::Extent volumeSize(const std::string &path) {

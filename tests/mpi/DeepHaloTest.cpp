@@ -113,9 +113,9 @@ void expectOneProcessBits(const Check &c) {
     std::vector<RankGrid> fitting;
     for (const RankGrid &ranks : rankGrids(worldSize())) {
       try {
-        mpi::Decomposition(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(info), ranks, steps);
+        mpi::DomainSplit(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(info), ranks, steps);
         fitting.push_back(ranks);
-      } catch (const mpi::DecompositionError &) {
+      } catch (const mpi::DomainSplitError &) {
         // refused on every rank alike
       }
     }
@@ -124,7 +124,7 @@ void expectOneProcessBits(const Check &c) {
     if (fitting.size() > 2)
       fitting.erase(fitting.begin() + 1, fitting.end() - 1);
     for (const RankGrid &ranks : fitting) {
-      const mpi::Decomposition d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(info), ranks, steps);
+      const mpi::DomainSplit d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(info), ranks, steps);
       const Extent local = d.local();
       // Each round whole-box steps, then tiled for the cache: tiles of 5 x 4
       // (y, z) with whole rows, and of 7 x 6 x 5, multiples of nothing here.
@@ -176,8 +176,8 @@ TEST(DeepHalo, StepsPerExchangeMatchSingleStepsOfOneProcessBitForBit) {
 TEST(DeepHalo, RefusesTilesThatDoNotFitTheRounds) {
   const KernelInfo *info = findKernel("acoustic_iso8_f32");
   ASSERT_NE(info, nullptr);
-  const mpi::Decomposition d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(*info), {{worldSize(), 1, 1}},
-                             2);
+  const mpi::DomainSplit d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(*info), {{worldSize(), 1, 1}},
+                           2);
   const Extent local = d.local();
   KernelData part(*info, GridShape{3, local.nx, local.ny, local.nz, info->radius * 2},
                   tableColumns(), /*inPlace=*/true);
@@ -213,7 +213,7 @@ TEST(DeepHalo, GrowsTheBoxesOnlyTowardNeighbours) {
     GTEST_SKIP() << "needs 2 ranks";
   const KernelInfo *info = findKernel("acoustic_iso8_f32");
   ASSERT_NE(info, nullptr);
-  mpi::Decomposition d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(*info), {{2, 1, 1}}, 3);
+  mpi::DomainSplit d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(*info), {{2, 1, 1}}, 3);
   mpi::DeepHaloKernel kernel(*info, d);
   const Extent e = d.local();
   const bool lower = d.coords()[0] == 0;
@@ -263,7 +263,7 @@ TEST(DeepHalo, SendsEachLevelOncePerRound) {
   for (const Expectation &x : expected) {
     const KernelInfo *info = findKernel(x.kernel);
     ASSERT_NE(info, nullptr) << x.kernel;
-    mpi::Decomposition d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(*info), ranks, x.steps);
+    mpi::DomainSplit d(MPI_COMM_WORLD, 3, kExtent, mpi::haloOf(*info), ranks, x.steps);
     mpi::DeepHaloKernel kernel(*info, d);
     EXPECT_EQ(kernel.sendsPerExchange(), x.sends) << x.kernel << " T = " << x.steps;
     EXPECT_EQ(int(kernel.exchangedFields().size()), x.levels) << x.kernel << " T = " << x.steps;
@@ -281,12 +281,12 @@ TEST(DeepHalo, RefusesSubdomainsThinnerThanTheDeepHalo) {
   if (n < 2)
     GTEST_SKIP() << "needs 2 or more ranks";
   const Extent thin{20, 29, 23};
-  EXPECT_NO_THROW(mpi::Decomposition(MPI_COMM_WORLD, 3, thin, {4, 4, 4}, {{n, 1, 1}}, 1))
+  EXPECT_NO_THROW(mpi::DomainSplit(MPI_COMM_WORLD, 3, thin, {4, 4, 4}, {{n, 1, 1}}, 1))
       << "a single step's halo fits";
   try {
-    mpi::Decomposition d(MPI_COMM_WORLD, 3, thin, {4, 4, 4}, {{n, 1, 1}}, 3);
+    mpi::DomainSplit d(MPI_COMM_WORLD, 3, thin, {4, 4, 4}, {{n, 1, 1}}, 3);
     ADD_FAILURE() << "accepted subdomains thinner than 3 steps' halo";
-  } catch (const mpi::DecompositionError &e) {
+  } catch (const mpi::DomainSplitError &e) {
     const std::string why = e.what();
     EXPECT_NE(why.find("a subdomain of " + std::to_string(20 / n) + " points along x (20 over " +
                        std::to_string(n) +

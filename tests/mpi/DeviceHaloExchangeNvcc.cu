@@ -4,7 +4,7 @@
 
 // Instantiates both element sizes' kernels and the exchange's virtual functions.
 std::unique_ptr<stencilc::rt::mpi::HaloExchange>
-makeDeviceExchange(const stencilc::rt::mpi::Decomposition &d, const stencilc::rt::mpi::Reach &r,
+makeDeviceExchange(const stencilc::rt::mpi::DomainSplit &d, const stencilc::rt::mpi::Reach &r,
                    int elementBytes) {
   return stencilc::cuda::mpi::DeviceHaloExchange::make(d, r, elementBytes, 0);
 }

@@ -68,7 +68,7 @@ long long differing(const CudaKernel &k, int variant, const mpi::RankGrid &ranks
   KernelData global(info, GridShape{info.dims, extent.nx, extent.ny, extent.nz, info.radius},
                     tableColumns(), /*inPlace=*/false);
   fillGlobal(global, false);
-  mpi::Decomposition d(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info), ranks);
+  mpi::DomainSplit d(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info), ranks);
   const Extent e = d.local();
   KernelData part(info, GridShape{info.dims, e.nx, e.ny, e.nz, info.radius}, tableColumns(), false);
   scatter(global, part, d.owned());
@@ -103,11 +103,11 @@ long long differingDeep(const CudaKernel &k, int variant, const mpi::RankGrid &r
   const KernelInfo &info = k.info();
   const Extent extent = info.dims == 3 ? Extent{21, 19, 17} : Extent{29, 23, 1};
   constexpr int kSteps = 5;
-  std::unique_ptr<mpi::Decomposition> d;
+  std::unique_ptr<mpi::DomainSplit> d;
   try {
-    d = std::make_unique<mpi::Decomposition>(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info),
-                                             ranks, steps);
-  } catch (const mpi::DecompositionError &) {
+    d = std::make_unique<mpi::DomainSplit>(MPI_COMM_WORLD, info.dims, extent, mpi::haloOf(info),
+                                           ranks, steps);
+  } catch (const mpi::DomainSplitError &) {
     return -1;
   }
   KernelData global(info, GridShape{info.dims, extent.nx, extent.ny, extent.nz, info.radius},
@@ -147,7 +147,7 @@ long long differingDeep(const CudaKernel &k, int variant, const mpi::RankGrid &r
 /// With STENCILC_MPI_DEVICE_BUFFERS set, MPI is handed the device buffers:
 /// the exchanges must say so, or the run would test the host path twice.
 TEST(DistributedCuda, UsesDeviceBuffersWhenAsked) {
-  mpi::Decomposition d(MPI_COMM_WORLD, 3, {21, 19, 17}, {4, 4, 4});
+  mpi::DomainSplit d(MPI_COMM_WORLD, 3, {21, 19, 17}, {4, 4, 4});
   mpi::Reach reach;
   reach.cells = {4, 4, 4, 4, 4, 4};
   reach.neighbours = 1u << neighbourBit(0, 0, 1);

@@ -122,8 +122,8 @@ private:
 /// over ranks.
 long long distributedDifferences(const KernelInfo &info, OneRankRuns &oneRank, const Run &run) {
   const GridShape shape = globalShape(info);
-  mpi::Decomposition d(MPI_COMM_WORLD, info.dims, Extent{shape.nx, shape.ny, shape.nz},
-                       mpi::haloOf(info), run.ranks);
+  mpi::DomainSplit d(MPI_COMM_WORLD, info.dims, Extent{shape.nx, shape.ny, shape.nz},
+                     mpi::haloOf(info), run.ranks);
   const Extent local = d.local();
   KernelData part(info, GridShape{info.dims, local.nx, local.ny, local.nz, info.radius},
                   tableColumns(), run.inPlace);
@@ -189,20 +189,20 @@ TEST(Distributed, SendsOnlyWhereTheStencilReaches) {
                              Expectation{"ete73_f32", 3}, Expectation{"ete37_f32", 3}}) {
     const KernelInfo *info = findKernel(name);
     ASSERT_NE(info, nullptr) << name;
-    mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, mpi::haloOf(*info), {{2, 2, 1}});
+    mpi::DomainSplit d(MPI_COMM_WORLD, 3, {37, 29, 23}, mpi::haloOf(*info), {{2, 2, 1}});
     mpi::DistributedKernel kernel(*info, d);
     EXPECT_EQ(kernel.sendsPerStep(), sends) << name;
   }
   // 1x1x4: two ranks in the middle with a neighbour above and below, two at the ends.
   const KernelInfo *info = findKernel("ete73_f32");
-  mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, mpi::haloOf(*info), {{1, 1, 4}});
+  mpi::DomainSplit d(MPI_COMM_WORLD, 3, {37, 29, 23}, mpi::haloOf(*info), {{1, 1, 4}});
   mpi::DistributedKernel kernel(*info, d);
   const int middle = d.coords()[2] == 0 || d.coords()[2] == 3 ? 1 : 2;
   EXPECT_EQ(kernel.sendsPerStep(), middle);
 }
 
 TEST(Distributed, UnevenSplitsCoverTheGridOnce) {
-  mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, {4, 4, 4});
+  mpi::DomainSplit d(MPI_COMM_WORLD, 3, {37, 29, 23}, {4, 4, 4});
   long long mine = d.owned().points(), all = 0;
   MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   EXPECT_EQ(all, 37LL * 29 * 23);
@@ -216,9 +216,9 @@ TEST(Distributed, RefusesWhatCannotWorkOnEveryRank) {
   const int n = worldSize();
   // A rank grid of the wrong size.
   try {
-    mpi::Decomposition d(MPI_COMM_WORLD, 3, {37, 29, 23}, {4, 4, 4}, {{n + 1, 1, 1}});
+    mpi::DomainSplit d(MPI_COMM_WORLD, 3, {37, 29, 23}, {4, 4, 4}, {{n + 1, 1, 1}});
     ADD_FAILURE() << "accepted a rank grid of " << n + 1 << " ranks";
-  } catch (const mpi::DecompositionError &e) {
+  } catch (const mpi::DomainSplitError &e) {
     EXPECT_NE(std::string(e.what()).find("has " + std::to_string(n + 1) +
                                          " ranks, but the run has " + std::to_string(n)),
               std::string::npos)
@@ -228,15 +228,15 @@ TEST(Distributed, RefusesWhatCannotWorkOnEveryRank) {
     return;
   // Subdomains thinner than the halo: 7 points along x over n ranks, halo 4.
   try {
-    mpi::Decomposition d(MPI_COMM_WORLD, 3, {7, 29, 23}, {4, 4, 4}, {{n, 1, 1}});
+    mpi::DomainSplit d(MPI_COMM_WORLD, 3, {7, 29, 23}, {4, 4, 4}, {{n, 1, 1}});
     ADD_FAILURE() << "accepted subdomains thinner than the halo";
-  } catch (const mpi::DecompositionError &e) {
+  } catch (const mpi::DomainSplitError &e) {
     EXPECT_NE(std::string(e.what()).find("thinner than the stencil's halo of 4"), std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("at most 1 along x"), std::string::npos) << e.what();
   }
-  // Left to choose, the decomposition avoids the thin axis.
-  mpi::Decomposition d(MPI_COMM_WORLD, 3, {7, 29, 23}, {4, 4, 4});
+  // Left to choose, the domain split avoids the thin axis.
+  mpi::DomainSplit d(MPI_COMM_WORLD, 3, {7, 29, 23}, {4, 4, 4});
   EXPECT_EQ(d.ranks()[0], 1) << d.describe();
 }
 

@@ -43,10 +43,10 @@ unsigned everyDirectionOf(const std::array<int, 6> &cells) {
 
 } // namespace
 
-DeepHaloKernel::DeepHaloKernel(const KernelInfo &info, const Decomposition &d, MakeExchange make)
+DeepHaloKernel::DeepHaloKernel(const KernelInfo &info, const DomainSplit &d, MakeExchange make)
     : info_(info), local_(d.local()), steps_(d.stepsPerExchange()) {
   if (!make)
-    make = [](const Decomposition &d, const Reach &reach, int elementBytes, int tag) {
+    make = [](const DomainSplit &d, const Reach &reach, int elementBytes, int tag) {
       return std::make_unique<HaloExchange>(d, reach, elementBytes, tag);
     };
   // How far a step reads the time levels: the box of step k must hold what

@@ -22,7 +22,7 @@ std::array<int, 3> haloOf(const KernelInfo &info) {
   return halo;
 }
 
-StepBoxes stepBoxes(const Decomposition &d, const std::array<int, 6> &width) {
+StepBoxes stepBoxes(const DomainSplit &d, const std::array<int, 6> &width) {
   const Extent e = d.local();
   Box inner = wholeBox(e);
   int *lo[3] = {&inner.x0, &inner.y0, &inner.z0}, *hi[3] = {&inner.x1, &inner.y1, &inner.z1};
@@ -60,11 +60,11 @@ int elementBytesOf(const char *type) {
   return t == "double" ? 8 : t == "float" || t == "int32" ? 4 : t == "uint16" ? 2 : 1;
 }
 
-DistributedKernel::DistributedKernel(const KernelInfo &info, const Decomposition &d,
+DistributedKernel::DistributedKernel(const KernelInfo &info, const DomainSplit &d,
                                      MakeExchange make)
     : info_(info) {
   if (!make)
-    make = [](const Decomposition &d, const Reach &reach, int elementBytes, int tag) {
+    make = [](const DomainSplit &d, const Reach &reach, int elementBytes, int tag) {
       return std::make_unique<HaloExchange>(d, reach, elementBytes, tag);
     };
   // After a step, output o's storage becomes the level it advances: exchange

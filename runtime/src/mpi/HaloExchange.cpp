@@ -31,7 +31,7 @@ std::pair<int, int> span(int d, int n, int below, int above, bool receive) {
 
 } // namespace
 
-HaloExchange::HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag,
+HaloExchange::HaloExchange(const DomainSplit &d, const Reach &reach, int elementBytes, int tag,
                            const Allocate &transferMemory)
     : elementBytes_(elementBytes) {
   const Extent local = d.local();

@@ -38,7 +38,7 @@ MPI_Datatype boxType(const Extent &global, const Box &box) {
 
 } // namespace
 
-void writeNpyParallel(const Decomposition &d, const Grid<float> &local, const std::string &path) {
+void writeNpyParallel(const DomainSplit &d, const Grid<float> &local, const std::string &path) {
   MPI_Comm comm = d.comm();
   const Extent g = d.global();
   const std::string header = formatNpyHeader(npyDescr<float>(), {g.nz, g.ny, g.nx});
@@ -135,7 +135,7 @@ NpyVolume inspectNpyParallel(MPI_Comm comm, const std::string &path) {
   return volume;
 }
 
-void readNpyParallel(const Decomposition &d, Grid<float> &local, const std::string &path) {
+void readNpyParallel(const DomainSplit &d, Grid<float> &local, const std::string &path) {
   const NpyVolume volume = inspectNpyParallel(d.comm(), path);
   const Extent g = d.global();
   if (volume.extent.nx != g.nx || volume.extent.ny != g.ny || volume.extent.nz != g.nz)

@@ -1,7 +1,7 @@
 //===- DeepHaloKernel.h - T steps of a registered kernel per halo exchange -===//
 //
 // Temporal blocking across ranks (docs/DISTRIBUTED.md §Deep halo). With a
-// Decomposition of T steps per exchange, each rank's local grids hold a halo T
+// DomainSplit of T steps per exchange, each rank's local grids hold a halo T
 // stencil reaches deep, so after one exchange a rank makes T steps alone: step
 // k = 1..T of a round computes the owned box grown by the reach x (T − k) on
 // each side that has a neighbour (the neighbour's cells that step k + 1 reads,
@@ -36,7 +36,7 @@ public:
   /// Rounds of d.stepsPerExchange() steps. The local grids' halo must be at
   /// least haloOf(info) x d.stepsPerExchange() deep on every axis, and every
   /// level and per-point field built by the rank on its box and that halo.
-  DeepHaloKernel(const KernelInfo &info, const Decomposition &d, MakeExchange make = {});
+  DeepHaloKernel(const KernelInfo &info, const DomainSplit &d, MakeExchange make = {});
 
   /// `steps` steps of a CPU kernel on this rank's local grids (`local.extent`
   /// is d.local()), in rounds of T steps and a shorter last one, exchanging

@@ -35,17 +35,17 @@ struct StepBoxes {
   std::vector<Box> shell;
   Box interior;
 };
-StepBoxes stepBoxes(const Decomposition &d, const std::array<int, 6> &width);
+StepBoxes stepBoxes(const DomainSplit &d, const std::array<int, 6> &width);
 
 class DistributedKernel {
 public:
   /// Makes the exchange of one field: HaloExchange for grids in host memory.
   using MakeExchange = std::function<std::unique_ptr<HaloExchange>(
-      const Decomposition &, const Reach &, int elementBytes, int tag)>;
+      const DomainSplit &, const Reach &, int elementBytes, int tag)>;
   /// Computes one box of a step on the local grids.
   using RunBox = std::function<void(const ErasedArgs &, const Box &)>;
 
-  DistributedKernel(const KernelInfo &info, const Decomposition &d, MakeExchange make = {});
+  DistributedKernel(const KernelInfo &info, const DomainSplit &d, MakeExchange make = {});
 
   /// One step of a CPU kernel on this rank's local grids (`local.extent` is
   /// d.local()). With `overlap` off, the whole subdomain is computed before

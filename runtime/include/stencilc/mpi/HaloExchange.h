@@ -11,7 +11,7 @@
 #pragma once
 
 #include "stencilc/Kernel.h"
-#include "stencilc/mpi/Decomposition.h"
+#include "stencilc/mpi/DomainSplit.h"
 
 #include <array>
 #include <cstddef>
@@ -39,7 +39,7 @@ public:
 
   /// Persistent requests for a field of `elementBytes`-byte elements on this
   /// rank's local grid; `tag` tells this field's messages from others'.
-  HaloExchange(const Decomposition &d, const Reach &reach, int elementBytes, int tag,
+  HaloExchange(const DomainSplit &d, const Reach &reach, int elementBytes, int tag,
                const Allocate &transferMemory = {});
   virtual ~HaloExchange();
   HaloExchange(const HaloExchange &) = delete;

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "stencilc/Grid.h"
-#include "stencilc/mpi/Decomposition.h"
+#include "stencilc/mpi/DomainSplit.h"
 
 #include <stdexcept>
 #include <string>
@@ -26,7 +26,7 @@ public:
 
 /// Collective: the global array of which `local` (this rank's box, d.owned())
 /// is a part, written to `path` as a float32 .npy file of shape (nz, ny, nx).
-void writeNpyParallel(const Decomposition &d, const Grid<float> &local, const std::string &path);
+void writeNpyParallel(const DomainSplit &d, const Grid<float> &local, const std::string &path);
 
 /// The shape (nz, ny, nx) and dtype of a .npy file, checked on every rank:
 /// throws ParallelIoError naming the file (and the ranks that cannot read it).
@@ -39,6 +39,6 @@ NpyVolume inspectNpyParallel(MPI_Comm comm, const std::string &path);
 /// Collective: fills `local` (a grid of d.local() with a halo) with this rank's
 /// box and the halo around it from `path`, whose shape must be d.global();
 /// halo cells outside the global grid are left as they are.
-void readNpyParallel(const Decomposition &d, Grid<float> &local, const std::string &path);
+void readNpyParallel(const DomainSplit &d, Grid<float> &local, const std::string &path);
 
 } // namespace stencilc::rt::mpi

@@ -80,7 +80,7 @@ class DeviceHaloExchange : public rt::mpi::HaloExchange {
   using Buffers = std::vector<DeviceBuffer<std::byte>>;
 
 public:
-  DeviceHaloExchange(const rt::mpi::Decomposition &d, const rt::mpi::Reach &reach, int elementBytes,
+  DeviceHaloExchange(const rt::mpi::DomainSplit &d, const rt::mpi::Reach &reach, int elementBytes,
                      int tag, bool direct = mpiTakesDeviceBuffers())
       : DeviceHaloExchange(d, reach, elementBytes, tag,
                            direct ? std::make_shared<Buffers>() : nullptr) {}
@@ -90,12 +90,12 @@ public:
 
   /// A MakeExchange for rt::mpi::DistributedKernel.
   static std::unique_ptr<rt::mpi::HaloExchange>
-  make(const rt::mpi::Decomposition &d, const rt::mpi::Reach &reach, int elementBytes, int tag) {
+  make(const rt::mpi::DomainSplit &d, const rt::mpi::Reach &reach, int elementBytes, int tag) {
     return std::make_unique<DeviceHaloExchange>(d, reach, elementBytes, tag);
   }
 
 private:
-  DeviceHaloExchange(const rt::mpi::Decomposition &d, const rt::mpi::Reach &reach, int elementBytes,
+  DeviceHaloExchange(const rt::mpi::DomainSplit &d, const rt::mpi::Reach &reach, int elementBytes,
                      int tag, std::shared_ptr<Buffers> transfer)
       : HaloExchange(d, reach, elementBytes, tag, allocator(transfer)),
         transfer_(std::move(transfer)) {}

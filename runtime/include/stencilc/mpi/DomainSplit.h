@@ -1,4 +1,4 @@
-//===- Decomposition.h - Which part of the global grid each rank owns -----===//
+//===- DomainSplit.h - Which part of the global grid each rank owns -------===//
 //
 // A distributed run (docs/DISTRIBUTED.md) splits the interior of the global
 // grid into one box per rank over a Cartesian communicator: MPI_Dims_create's
@@ -24,12 +24,12 @@
 namespace stencilc::rt::mpi {
 
 /// A request the run cannot honour (the same on every rank).
-class DecompositionError : public std::runtime_error {
+class DomainSplitError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
 
-/// Ranks along x, y and z; 0 lets the decomposition choose.
+/// Ranks along x, y and z; 0 lets the split choose.
 struct RankGrid {
   std::array<int, 3> ranks = {0, 0, 0};
 };
@@ -42,20 +42,20 @@ std::string rankGridText(const std::array<int, 3> &ranks, int dims);
 inline int partBegin(int n, int p, int c) { return c * (n / p) + (c < n % p ? c : n % p); }
 inline int partSize(int n, int p, int c) { return n / p + (c < n % p ? 1 : 0); }
 
-class Decomposition {
+class DomainSplit {
 public:
   /// Collective over `comm`. `halo` is how far a step reads across a subdomain
   /// side on each axis; with `stepsPerExchange` T > 1 (DeepHaloKernel.h) the
   /// halo is T times that. Every subdomain must be at least as thick as the
-  /// halo where it has neighbours. Throws DecompositionError, on every rank,
+  /// halo where it has neighbours. Throws DomainSplitError, on every rank,
   /// when the wanted rank grid does not multiply to the number of ranks, or
   /// leaves a subdomain thinner than the halo (the message names the sizes,
   /// the halo and the most ranks that fit along each axis).
-  Decomposition(MPI_Comm comm, int dims, const Extent &global, const std::array<int, 3> &halo,
-                const RankGrid &wanted = {}, int stepsPerExchange = 1);
-  ~Decomposition();
-  Decomposition(const Decomposition &) = delete;
-  Decomposition &operator=(const Decomposition &) = delete;
+  DomainSplit(MPI_Comm comm, int dims, const Extent &global, const std::array<int, 3> &halo,
+              const RankGrid &wanted = {}, int stepsPerExchange = 1);
+  ~DomainSplit();
+  DomainSplit(const DomainSplit &) = delete;
+  DomainSplit &operator=(const DomainSplit &) = delete;
 
   MPI_Comm comm() const { return cart_; }
   int rank() const { return rank_; }

@@ -1,5 +1,5 @@
-//===- Decomposition.cpp --------------------------------------------------===//
-#include "stencilc/mpi/Decomposition.h"
+//===- DomainSplit.cpp ----------------------------------------------------===//
+#include "stencilc/mpi/DomainSplit.h"
 
 #include <algorithm>
 #include <charconv>
@@ -94,14 +94,14 @@ std::string rankGridText(const std::array<int, 3> &ranks, int dims) {
   return text;
 }
 
-Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
-                             const std::array<int, 3> &halo, const RankGrid &wanted,
-                             int stepsPerExchange)
+DomainSplit::DomainSplit(MPI_Comm comm, int dims, const Extent &global,
+                         const std::array<int, 3> &halo, const RankGrid &wanted,
+                         int stepsPerExchange)
     : dims_(dims), stepsPerExchange_(stepsPerExchange), global_(global) {
   MPI_Comm_size(comm, &size_);
   if (stepsPerExchange < 1)
-    throw DecompositionError(std::to_string(stepsPerExchange) +
-                             " steps per halo exchange: expected 1 or more");
+    throw DomainSplitError(std::to_string(stepsPerExchange) +
+                           " steps per halo exchange: expected 1 or more");
   const bool given = wanted.ranks[0] > 0;
   if (given) {
     ranks_ = wanted.ranks;
@@ -109,12 +109,12 @@ Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
       ranks_[2] = 1;
     const long long product = 1LL * ranks_[0] * ranks_[1] * ranks_[2];
     if (product != size_)
-      throw DecompositionError("the rank grid " + rankGridText(ranks_, dims) + " has " +
-                               std::to_string(product) + " ranks, but the run has " +
-                               std::to_string(size_));
+      throw DomainSplitError("the rank grid " + rankGridText(ranks_, dims) + " has " +
+                             std::to_string(product) + " ranks, but the run has " +
+                             std::to_string(size_));
     if (std::string why = thinness(global, ranks_, halo, stepsPerExchange, dims); !why.empty())
-      throw DecompositionError("the rank grid " + rankGridText(ranks_, dims) +
-                               " does not fit: " + why);
+      throw DomainSplitError("the rank grid " + rankGridText(ranks_, dims) +
+                             " does not fit: " + why);
   } else {
     // MPI_Dims_create orders the counts largest first; the largest goes to the
     // slowest axis (z in 3D, y in 2D), so that rows stay whole and long for SIMD.
@@ -138,8 +138,8 @@ Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
             best = r;
         }
       if (best[0] == 0)
-        throw DecompositionError(std::to_string(size_) + " ranks cannot split the grid: " +
-                                 thinness(global, ranks_, halo, stepsPerExchange, dims));
+        throw DomainSplitError(std::to_string(size_) + " ranks cannot split the grid: " +
+                               thinness(global, ranks_, halo, stepsPerExchange, dims));
       ranks_ = best;
     }
   }
@@ -158,12 +158,12 @@ Decomposition::Decomposition(MPI_Comm comm, int dims, const Extent &global,
   owned_.z1 = owned_.z0 + partSize(global.nz, ranks_[2], c[2]);
 }
 
-Decomposition::~Decomposition() {
+DomainSplit::~DomainSplit() {
   if (cart_ != MPI_COMM_NULL)
     MPI_Comm_free(&cart_);
 }
 
-int Decomposition::neighbour(int dx, int dy, int dz) const {
+int DomainSplit::neighbour(int dx, int dy, int dz) const {
   const int d[3] = {dx, dy, dz};
   int c[3];
   for (int axis = 0; axis < 3; ++axis) {
@@ -176,7 +176,7 @@ int Decomposition::neighbour(int dx, int dy, int dz) const {
   return rank;
 }
 
-std::string Decomposition::describe() const {
+std::string DomainSplit::describe() const {
   std::string text = rankGridText(ranks_, dims_) + " ranks over " + std::to_string(global_.nx) +
                      "x" + std::to_string(global_.ny);
   if (dims_ == 3)
