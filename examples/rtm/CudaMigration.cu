@@ -7,7 +7,7 @@
 
 #include "stencilc/Npy.h"
 #include "stencilc/Revolve.h"
-#include "stencilc/cuda/SnapshotWriter.h"
+#include "stencilc/cuda/DeviceSnapshotWriter.h"
 #include "stencilc/cuda/Streams.h"
 
 #include <chrono>
@@ -230,7 +230,7 @@ void onDisk(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report
   constexpr int kHostBuffers = 2;
   ShotFiles written; // before the writer, which is done with the files when they are removed
   {
-    cu::SnapshotWriter<float> writer(run.shape(), kHostBuffers);
+    cu::DeviceSnapshotWriter<float> writer(run.shape(), kHostBuffers);
     for (int m = 1; m <= o.steps; ++m) {
       // The step overwrites the oldest level: not before its copy is done.
       writer.protect(run.forward().next(), run.stream());

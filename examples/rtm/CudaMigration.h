@@ -9,7 +9,7 @@
 // device:
 //
 //   memory   every imaged u copied into a device grid of its own;
-//   disk     every imaged u written by stencilc::cuda::SnapshotWriter (the
+//   disk     every imaged u written by stencilc::cuda::DeviceSnapshotWriter (the
 //            download on its copy stream, the file by its worker thread)
 //            as .npy, read back with the shape checked and uploaded;
 //   revolve  the checkpoints are device grids.

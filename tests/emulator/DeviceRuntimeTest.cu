@@ -8,7 +8,7 @@
 #include "stencilc/cuda/Cuda.h"
 #include "stencilc/cuda/DeviceGrid.h"
 #include "stencilc/cuda/DeviceKernelData.h"
-#include "stencilc/cuda/SnapshotWriter.h"
+#include "stencilc/cuda/DeviceSnapshotWriter.h"
 #include "stencilc/cuda/Streams.h"
 
 #include <gtest/gtest.h>
@@ -154,7 +154,7 @@ std::filesystem::path freshDirectory(const std::string &name) {
   return dir;
 }
 
-TEST(SnapshotWriter, WritesEachSnapshotAsItWasWhenQueued) {
+TEST(DeviceSnapshotWriter, WritesEachSnapshotAsItWasWhenQueued) {
   const rt::GridShape shape{3, 9, 5, 4, 2};
   rt::Grid<float> host(shape);
   host.fill(0.0f);
@@ -163,7 +163,7 @@ TEST(SnapshotWriter, WritesEachSnapshotAsItWasWhenQueued) {
   const auto dir = freshDirectory("stencilc-snapshots");
   const int steps = 7;
   {
-    cuda::SnapshotWriter<float> writer(shape, 2);
+    cuda::DeviceSnapshotWriter<float> writer(shape, 2);
     for (int step = 1; step <= steps; ++step) {
       writer.protect(field, compute); // the step overwrites what a snapshot may still read
       STENCILC_LAUNCH(addOne, dim3(1, 5, 4), 32, 0, compute)(field.view(), 9, 5);
@@ -184,11 +184,11 @@ TEST(SnapshotWriter, WritesEachSnapshotAsItWasWhenQueued) {
   std::filesystem::remove_all(dir);
 }
 
-TEST(SnapshotWriter, ReportsAFailedWrite) {
+TEST(DeviceSnapshotWriter, ReportsAFailedWrite) {
   const rt::GridShape shape{2, 8, 8, 1, 1};
   cuda::DeviceGrid<float> field(shape);
   cuda::Stream compute;
-  cuda::SnapshotWriter<float> writer(shape, 1);
+  cuda::DeviceSnapshotWriter<float> writer(shape, 1);
   writer.write(field, "/nonexistent-directory/snap.npy", compute);
   EXPECT_THROW(writer.finish(), std::runtime_error);
   EXPECT_EQ(writer.written(), 0);

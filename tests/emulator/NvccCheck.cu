@@ -11,7 +11,7 @@
 #include "stencilc/cuda/DeviceBuffer.h"
 #include "stencilc/cuda/DeviceGrid.h"
 #include "stencilc/cuda/DeviceKernelData.h"
-#include "stencilc/cuda/SnapshotWriter.h"
+#include "stencilc/cuda/DeviceSnapshotWriter.h"
 #include "stencilc/cuda/Streams.h"
 
 namespace {
@@ -42,7 +42,7 @@ void useTheRuntime(const stencilc::rt::Grid<double> &host, const std::string &pa
   cuda::Stream stream;
   cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);
   cuda::DeviceGrid<double> grid(host);
-  cuda::SnapshotWriter<double> writer(host.shape());
+  cuda::DeviceSnapshotWriter<double> writer(host.shape());
   start.record(stream);
   STENCILC_LAUNCH(scaleThroughDynamicShared, 4, 128, 128 * sizeof(double), stream)
   (grid.view(), host.nx());

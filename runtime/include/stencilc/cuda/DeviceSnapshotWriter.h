@@ -1,4 +1,4 @@
-//===- SnapshotWriter.h - Wavefield snapshots written while steps compute -===//
+//===- DeviceSnapshotWriter.h - Device grid snapshots written as steps run ===//
 //
 // As in docs/DESIGN.md §Runtime [2]: a snapshot of the wavefield goes to disk
 // every few steps,
@@ -43,12 +43,12 @@
 
 namespace stencilc::cuda {
 
-template <typename T> class SnapshotWriter {
+template <typename T> class DeviceSnapshotWriter {
 public:
   /// Snapshots of grids of `shape` through `hostBuffers` pinned host grids.
-  explicit SnapshotWriter(const rt::GridShape &shape, int hostBuffers = 2) : shape_(shape) {
+  explicit DeviceSnapshotWriter(const rt::GridShape &shape, int hostBuffers = 2) : shape_(shape) {
     if (hostBuffers < 1)
-      throw std::invalid_argument("SnapshotWriter: needs at least one host buffer");
+      throw std::invalid_argument("DeviceSnapshotWriter: needs at least one host buffer");
     STENCILC_CUDA_CHECK(cudaGetDevice(&device_));
     for (int n = 0; n < hostBuffers; ++n)
       slots_.push_back(std::make_unique<Slot>(shape));
@@ -56,7 +56,7 @@ public:
   }
 
   /// Waits for the queued files; an error is lost here (call finish() to see it).
-  ~SnapshotWriter() {
+  ~DeviceSnapshotWriter() {
     {
       std::lock_guard lock(mutex_);
       stopping_ = true;
@@ -65,12 +65,12 @@ public:
     worker_.join();
   }
 
-  SnapshotWriter(const SnapshotWriter &) = delete;
-  SnapshotWriter &operator=(const SnapshotWriter &) = delete;
+  DeviceSnapshotWriter(const DeviceSnapshotWriter &) = delete;
+  DeviceSnapshotWriter &operator=(const DeviceSnapshotWriter &) = delete;
 
   void write(const DeviceGrid<T> &grid, std::string path, cudaStream_t compute) {
     if (!(grid.shape() == shape_))
-      throw std::invalid_argument("SnapshotWriter: grid of another shape");
+      throw std::invalid_argument("DeviceSnapshotWriter: grid of another shape");
     std::unique_lock lock(mutex_);
     rethrowError();
     Slot *slot = nullptr;
