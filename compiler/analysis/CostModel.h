@@ -15,7 +15,7 @@
 #pragma once
 
 #include "ir/IR.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
 #include <vector>
 

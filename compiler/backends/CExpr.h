@@ -1,6 +1,6 @@
 //===- CExpr.h - Coefficient expressions as C++/CUDA text ------------------===//
 //
-// The factors and pointwise parts of a linear form (passes/LinearForm.h) use a
+// The factors and pointwise parts of a linear form (ir/linear/LinearForm.h) use a
 // small vocabulary: numbers, scalars, `in` fields at offsets, table lookups
 // with a concrete row, arithmetic and pointwise functions. The CPU and CUDA
 // emitters print them with this one walk and differ only in how they spell
@@ -10,7 +10,7 @@
 #pragma once
 
 #include "ir/IR.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
 #include <functional>
 #include <string>

@@ -1,7 +1,7 @@
 //===- GroupSums.cpp ------------------------------------------------------===//
 #include "backends/GroupSums.h"
 
-#include "passes/LinearFormPrinter.h"
+#include "ir/linear/LinearFormPrinter.h"
 
 #include <fmt/format.h>
 

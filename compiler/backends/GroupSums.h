@@ -13,7 +13,7 @@
 
 #include "backends/CExpr.h"
 #include "ir/IR.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
 #include <functional>
 #include <optional>

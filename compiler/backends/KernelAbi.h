@@ -11,8 +11,8 @@
 
 #include "backends/KernelNames.h"
 #include "ir/IR.h"
+#include "ir/linear/LinearForm.h"
 #include "passes/Decompose.h"
-#include "passes/LinearForm.h"
 
 #include <map>
 #include <string>
@@ -65,9 +65,8 @@ using TemplateValues = std::map<std::string, std::string>;
 TemplateValues abiHeaderValues(const ir::Stencil &s, const KernelNames &names,
                                const TemplateValues &fileValues);
 TemplateValues abiSourceValues(const ir::Stencil &s, const LinearStencil &linear,
-                               const KernelNames &names,
-                               const std::string &kernel, int sweeps, int fieldInfoIndent,
-                               const TemplateValues &fileValues);
+                               const KernelNames &names, const std::string &kernel, int sweeps,
+                               int fieldInfoIndent, const TemplateValues &fileValues);
 
 /// The comment line that opens a sweep's kernels in a generated file.
 std::string sweepBanner(int sweep, const std::string &reason);

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "driver/CompileOptions.h"
 #include "driver/Driver.h"
-#include "passes/LinearFormPrinter.h"
+#include "ir/linear/LinearFormPrinter.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"

@@ -14,7 +14,7 @@
 //
 // A point set without symmetry says `classes: one per point` instead of
 // listing its classes. After `linearize`, each update line is followed by its
-// linear form (passes/LinearFormPrinter.cpp).
+// linear form (ir/linear/LinearFormPrinter.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Printer.h"

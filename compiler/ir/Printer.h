@@ -4,7 +4,7 @@
 // the fewest parentheses that keep the tree, and declarations and point sets
 // (one line per z-plane) in a stable layout that golden tests diff. The
 // format is described at the top of Printer.cpp; linear forms are printed by
-// passes/LinearFormPrinter.h.
+// ir/linear/LinearFormPrinter.h.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -4,7 +4,7 @@
 // rest of the compiler relies on (ids in range and of the right kind,
 // canonical point sets and classes, one update per output). Each pass checks
 // what it derives with its own verifier (linear forms:
-// passes/LinearFormVerifier.h). A failure is a compiler bug, not a user
+// ir/linear/LinearFormVerifier.h). A failure is a compiler bug, not a user
 // error, so problems are plain messages naming the object, not located
 // diagnostics.
 //

@@ -25,7 +25,7 @@
 #pragma once
 
 #include "ir/IR.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 #include "passes/Planner.h"
 #include "passes/SweepPlan.h"
 

@@ -1,7 +1,7 @@
 //===- TableReads.h - The table rows a set of coefficient groups reads -----===//
 #pragma once
 
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
 #include <map>
 #include <utility>

@@ -3,6 +3,7 @@
 
 #include "ir/CentreReads.h"
 #include "ir/Printer.h"
+#include "passes/Linearize.h"
 #include "stencilc/abi/FieldNames.h"
 
 #include <fmt/format.h>

@@ -19,7 +19,7 @@
 #pragma once
 
 #include "ir/IR.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 #include "support/Diagnostics.h"
 
 #include <optional>

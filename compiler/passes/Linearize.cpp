@@ -7,7 +7,7 @@
 // the other side, split into a numeric coefficient and product factors.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/LinearForm.h"
+#include "passes/Linearize.h"
 
 #include "ir/CentreReads.h"
 #include "math/FiniteDifference.h"

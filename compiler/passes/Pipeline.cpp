@@ -3,9 +3,10 @@
 
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
-#include "passes/LinearFormPrinter.h"
-#include "passes/LinearFormVerifier.h"
+#include "ir/linear/LinearFormPrinter.h"
+#include "ir/linear/LinearFormVerifier.h"
 
+#include "passes/Linearize.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/WithColor.h"
 

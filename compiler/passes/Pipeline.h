@@ -22,9 +22,9 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "ir/linear/LinearForm.h"
 #include "kernel/KernelIR.h"
 #include "passes/Decompose.h"
-#include "passes/LinearForm.h"
 #include "passes/PlanePlan.h"
 #include "passes/Planner.h"
 #include "passes/SweepPlan.h"

@@ -19,7 +19,7 @@
 #pragma once
 
 #include "ir/IR.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -19,8 +19,8 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "ir/linear/LinearForm.h"
 #include "passes/Decompose.h"
-#include "passes/LinearForm.h"
 #include "passes/PlanePlan.h"
 
 #include "llvm/Support/raw_ostream.h"

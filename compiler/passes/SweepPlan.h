@@ -21,8 +21,8 @@
 #pragma once
 
 #include "ir/IR.h"
+#include "ir/linear/LinearForm.h"
 #include "passes/Decompose.h"
-#include "passes/LinearForm.h"
 #include "passes/Planner.h"
 
 #include "llvm/Support/raw_ostream.h"

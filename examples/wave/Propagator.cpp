@@ -3,11 +3,12 @@
 
 #include "analysis/Stability.h"
 #include "frontend/Frontend.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 #include "seismic/EteStencil.h"
 
 #include "stencilc/ShiftedField.h"
 
+#include "passes/Linearize.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 

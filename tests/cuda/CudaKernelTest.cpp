@@ -26,8 +26,8 @@
 #include "eval/KernelInputs.h"
 #include "eval/ReferenceEvaluator.h"
 #include "frontend/Frontend.h"
+#include "ir/linear/LinearForm.h"
 #include "passes/Adjoint.h"
-#include "passes/LinearForm.h"
 
 #include "KernelComparison.h"
 #include "StencilOfKernel.h"
@@ -43,6 +43,7 @@
 
 #include <filesystem>
 
+#include "passes/Linearize.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"

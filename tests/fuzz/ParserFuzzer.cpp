@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/Frontend.h"
-#include "passes/LinearFormPrinter.h"
+#include "ir/linear/LinearFormPrinter.h"
 #include "passes/Pipeline.h"
 
 #include "llvm/ADT/StringRef.h"

@@ -15,10 +15,11 @@
 #include "passes/Adjoint.h"
 #include "eval/ReferenceEvaluator.h"
 #include "frontend/Frontend.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
 #include "stencilc/ShiftedField.h"
 
+#include "passes/Linearize.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,7 +1,8 @@
 //===- LinearizeTest.cpp - Linear forms of hand-built updates -------------===//
 #include "ir/PointSetOps.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
+#include "passes/Linearize.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>

@@ -11,8 +11,9 @@
 #include "frontend/Frontend.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
+#include "passes/Linearize.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,8 +1,9 @@
 //===- PrinterTest.cpp - DSL expressions and the dump-ir layout -----------===//
 #include "ir/Printer.h"
 #include "ir/PointSetOps.h"
-#include "passes/LinearForm.h"
-#include "passes/LinearFormPrinter.h"
+#include "ir/linear/LinearForm.h"
+#include "ir/linear/LinearFormPrinter.h"
+#include "passes/Linearize.h"
 
 #include <gtest/gtest.h>
 

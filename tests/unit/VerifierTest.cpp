@@ -2,9 +2,10 @@
 #include "ir/Verifier.h"
 #include "frontend/Frontend.h"
 #include "ir/PointSetOps.h"
-#include "passes/LinearForm.h"
-#include "passes/LinearFormVerifier.h"
+#include "ir/linear/LinearForm.h"
+#include "ir/linear/LinearFormVerifier.h"
 
+#include "passes/Linearize.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <gtest/gtest.h>

@@ -18,8 +18,8 @@
 #include "backends/KernelWalker.h"
 #include "backends/cpu/BodyUses.h"
 #include "ir/Printer.h"
+#include "ir/linear/LinearFormPrinter.h"
 #include "kernel/KernelIR.h"
-#include "passes/LinearFormPrinter.h"
 #include "support/Template.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -13,7 +13,7 @@
 #include "backends/CExpr.h"
 #include "backends/GroupSums.h"
 #include "backends/KernelNames.h"
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 #include "passes/SweepPlan.h"
 
 #include <functional>

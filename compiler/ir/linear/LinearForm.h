@@ -101,11 +101,6 @@ struct LinearStencil {
   std::vector<LinearForm> updates;
 };
 
-/// Linearizes every update of `stencil`. Non-linear updates (a product of two
-/// time-field expressions, division by one, a function of one) and division
-/// by a literal zero are reported as located errors; returns nullopt then.
-std::optional<LinearStencil> linearize(const ir::Stencil &stencil, DiagnosticEngine &diag);
-
 /// `groups` (indices into form.groups, in order) partitioned by their factor
 /// lists: groups with structurally equal factors share one product of them,
 /// K * (c1 * S1 + c2 * S2 + ...), so a kernel multiplies K in once. Partitions

@@ -1,5 +1,5 @@
 //===- LinearForm.cpp - Coefficients, expression keys, read summaries ------===//
-#include "passes/LinearForm.h"
+#include "ir/linear/LinearForm.h"
 
 #include "fmt/format.h"
 

@@ -13,7 +13,7 @@
 // Without a linear form, the update line stands alone.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/LinearFormPrinter.h"
+#include "ir/linear/LinearFormPrinter.h"
 
 #include "ir/Printer.h"
 

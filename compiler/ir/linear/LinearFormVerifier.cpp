@@ -1,5 +1,5 @@
 //===- LinearFormVerifier.cpp - Consistency checks of linear forms --------===//
-#include "passes/LinearFormVerifier.h"
+#include "ir/linear/LinearFormVerifier.h"
 
 #include "fmt/format.h"
 
