@@ -42,12 +42,12 @@ llvm::json::Object keyObject(const MachineKey &k) {
 
 llvm::json::Object choiceObject(const TunedChoice &c) {
   return llvm::json::Object{
-      {"variant", c.variant},
-      {"block_y", c.blockY},
-      {"block_z", c.blockZ},
-      {"time_depth", c.timeDepth},
-      {"time_tile_y", c.timeTileY},
-      {"time_tile_z", c.timeTileZ},
+      {"variant", c.run.variant},
+      {"block_y", c.run.blockY},
+      {"block_z", c.run.blockZ},
+      {"time_depth", c.run.timeDepth},
+      {"time_tile_y", c.run.timeTileY},
+      {"time_tile_z", c.run.timeTileZ},
       {"gpts_per_s", c.gptsPerSecond},
       {"default_gpts_per_s", c.defaultGptsPerSecond},
       {"size", llvm::json::Array{c.nx, c.ny, c.nz}},
@@ -128,15 +128,17 @@ TunedChoice readChoice(Reader &r, const llvm::json::Object &o, const std::string
              {"variant", "block_y", "block_z", "time_depth", "time_tile_y", "time_tile_z",
               "gpts_per_s", "default_gpts_per_s", "size", "date"});
   TunedChoice c;
-  c.variant = r.string(o, where, "variant");
-  if (!r.failed() && c.variant != "naive" && c.variant != "blocked" && c.variant != "planes")
-    r.fail(where + ".variant", "'" + c.variant + "' is not a CPU variant (naive, blocked, planes)");
+  c.run.variant = r.string(o, where, "variant");
+  if (!r.failed() && c.run.variant != "naive" && c.run.variant != "blocked" &&
+      c.run.variant != "planes")
+    r.fail(where + ".variant",
+           "'" + c.run.variant + "' is not a CPU variant (naive, blocked, planes)");
   constexpr long long kMaxTile = 1 << 20;
-  c.blockY = int(r.integer(o, where, "block_y", 0, kMaxTile));
-  c.blockZ = int(r.integer(o, where, "block_z", 0, kMaxTile));
-  c.timeDepth = int(r.integer(o, where, "time_depth", 1, 64));
-  c.timeTileY = int(r.integer(o, where, "time_tile_y", 0, kMaxTile));
-  c.timeTileZ = int(r.integer(o, where, "time_tile_z", 0, kMaxTile));
+  c.run.blockY = int(r.integer(o, where, "block_y", 0, kMaxTile));
+  c.run.blockZ = int(r.integer(o, where, "block_z", 0, kMaxTile));
+  c.run.timeDepth = int(r.integer(o, where, "time_depth", 1, 64));
+  c.run.timeTileY = int(r.integer(o, where, "time_tile_y", 0, kMaxTile));
+  c.run.timeTileZ = int(r.integer(o, where, "time_tile_z", 0, kMaxTile));
   c.gptsPerSecond = r.number(o, where, "gpts_per_s");
   c.defaultGptsPerSecond = r.number(o, where, "default_gpts_per_s");
   const llvm::json::Value *size = o.get("size");

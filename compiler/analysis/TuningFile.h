@@ -14,6 +14,7 @@
 
 #include "ir/IR.h"
 
+#include "target/RunConfig.h"
 #include "llvm/Support/Error.h"
 
 #include <map>
@@ -46,14 +47,11 @@ std::string stencilHash(const ir::Stencil &s);
 
 /// How a stencil runs fastest on a machine, in one element type.
 struct TunedChoice {
-  std::string variant = "naive";    ///< rt::Variant's name
-  int blockY = 0, blockZ = 0;       ///< RunOptions tiles; 0: the kernel's default
-  int timeDepth = 1;                ///< time steps per pass; 1: single sweeps
-  int timeTileY = 0, timeTileZ = 0; ///< TimeTiling tiles; 0: the runtime's default
-  double gptsPerSecond = 0;         ///< measured for this choice
-  double defaultGptsPerSecond = 0;  ///< measured for the untuned defaults, same run
-  int nx = 0, ny = 0, nz = 0;       ///< the grid it was measured on
-  std::string date;                 ///< YYYY-MM-DD
+  target::RunConfig run;
+  double gptsPerSecond = 0;        ///< measured for this choice
+  double defaultGptsPerSecond = 0; ///< measured for the untuned defaults, same run
+  int nx = 0, ny = 0, nz = 0;      ///< the grid it was measured on
+  std::string date;                ///< YYYY-MM-DD
 };
 
 struct TunedStencil {

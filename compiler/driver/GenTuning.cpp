@@ -32,12 +32,7 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
     return d;
   }
   const analysis::TunedChoice &c = *found.choice;
-  d.variant = c.variant;
-  d.blockY = c.blockY;
-  d.blockZ = c.blockZ;
-  d.timeDepth = c.timeDepth;
-  d.timeTileY = c.timeTileY;
-  d.timeTileZ = c.timeTileZ;
+  d.run = c.run;
   // The file's name, not its path: the generated files do not depend on where the build is.
   d.origin = fmt::format("Tuned by `stencilc tune` ({}) on {} at {}x{}x{} for\n{}:\n{:.3f} GPts/s "
                          "against {:.3f} for the untuned defaults, same run.",
@@ -51,7 +46,7 @@ backend::CpuRunDefaults modelRunDefaults(const CompiledStencil &compiled,
                                          const std::string &machineFile) {
   const analysis::ModelRunChoice choice = analysis::modelRunChoice(compiled, machine);
   backend::CpuRunDefaults d;
-  d.timeDepth = choice.timeDepth;
+  d.run.timeDepth = choice.timeDepth;
   // The file's name, not its path, as for tuning files.
   d.origin =
       fmt::format("Untuned: from the roofline model on {} ({}):\n{}.",

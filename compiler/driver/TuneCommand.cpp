@@ -26,6 +26,7 @@
 #include "analysis/TuningFile.h"
 #include "driver/Bench.h"
 #include "driver/Driver.h"
+#include "target/RunConfig.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -83,30 +84,7 @@ llvm::cl::opt<bool> stencilHashOption(
 void note(const std::string &line) { llvm::errs() << "tune: " << line << "\n"; }
 
 /// One point of the search: a harness `time` line.
-struct Config {
-  std::string variant = "naive";
-  int blockY = 0, blockZ = 0; ///< RunOptions tiles; 0: the kernel's
-  int depth = 1;              ///< time steps per pass
-  int tileY = 0, tileZ = 0;   ///< TimeTiling tiles; 0: the runtime's
-
-  auto tie() const { return std::tie(variant, blockY, blockZ, depth, tileY, tileZ); }
-  bool operator<(const Config &o) const { return tie() < o.tie(); }
-  bool operator==(const Config &o) const { return tie() == o.tie(); }
-
-  std::string text() const {
-    auto tiles = [](int y, int z) {
-      return y || z ? fmt::format("{} x {}", y ? std::to_string(y) : "default",
-                                  z ? std::to_string(z) : "default")
-                    : std::string("default");
-    };
-    std::string t = variant;
-    if (variant != "naive")
-      t += ", tiles " + tiles(blockY, blockZ);
-    if (depth == 1)
-      return t + ", single sweeps";
-    return t + fmt::format(", {} steps per pass, time tiles {}", depth, tiles(tileY, tileZ));
-  }
-};
+using Config = target::RunConfig;
 
 /// The kernels' own defaults: rt::RunOptions{} and single sweeps.
 const Config kDefault{};
@@ -125,8 +103,8 @@ std::optional<std::vector<Measured>> timeConfigs(const CompiledHarness &h,
   {
     std::ofstream out(listFile);
     for (const Config &c : list)
-      out << c.variant << " " << c.blockY << " " << c.blockZ << " " << c.depth << " " << c.tileY
-          << " " << c.tileZ << "\n";
+      out << c.variant << " " << c.blockY << " " << c.blockZ << " " << c.timeDepth << " "
+          << c.timeTileY << " " << c.timeTileZ << "\n";
   }
   if (!runProgram({h.program(), "time", std::to_string(nx), std::to_string(ny), std::to_string(nz),
                    std::to_string(nd), "random", std::to_string(repeats), alternate ? "1" : "0",
@@ -183,12 +161,13 @@ std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> 
                                 int nz) {
   std::vector<Config> list{kDefault};
   auto valid = [&](const Config &c) {
-    return c.blockY <= ny && c.blockZ <= nz && c.tileY <= ny && c.tileZ <= nz && c.depth <= 8;
+    return c.blockY <= ny && c.blockZ <= nz && c.timeTileY <= ny && c.timeTileZ <= nz &&
+           c.timeDepth <= 8;
   };
   for (const Config &b : best) {
     list.push_back(b);
     std::vector<Config> near;
-    if (b.depth == 1 && b.variant != "naive" && b.blockY > 0) {
+    if (b.timeDepth == 1 && b.variant != "naive" && b.blockY > 0) {
       for (int f : {2, -2}) {
         Config c = b;
         c.blockY = f > 0 ? b.blockY * 2 : std::max(1, b.blockY / 2);
@@ -200,23 +179,24 @@ std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> 
         }
       }
     }
-    if (b.depth > 1) {
+    if (b.timeDepth > 1) {
       // 0 is the runtime's default tile (stencilc/TimeTiling.h): 32 x 8.
-      const int ty = b.tileY ? b.tileY : 32, tz = b.tileZ ? b.tileZ : (s.dims == 3 ? 8 : 0);
+      const int ty = b.timeTileY ? b.timeTileY : 32,
+                tz = b.timeTileZ ? b.timeTileZ : (s.dims == 3 ? 8 : 0);
       for (int f : {2, -2}) {
         Config c = b;
-        c.tileY = f > 0 ? ty * 2 : std::max(1, ty / 2);
-        c.tileZ = tz;
+        c.timeTileY = f > 0 ? ty * 2 : std::max(1, ty / 2);
+        c.timeTileZ = tz;
         near.push_back(c);
         if (s.dims == 3) {
           c = b;
-          c.tileY = ty;
-          c.tileZ = f > 0 ? tz * 2 : std::max(1, tz / 2);
+          c.timeTileY = ty;
+          c.timeTileZ = f > 0 ? tz * 2 : std::max(1, tz / 2);
           near.push_back(c);
         }
         c = b;
-        c.depth = f > 0 ? b.depth * 2 : b.depth / 2;
-        if (c.depth >= 2)
+        c.timeDepth = f > 0 ? b.timeDepth * 2 : b.timeDepth / 2;
+        if (c.timeDepth >= 2)
           near.push_back(c);
       }
     }
@@ -285,7 +265,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   auto report = [&](const std::vector<Measured> &m, const std::string &round) {
     std::vector<Measured> sorted = fastestFirst(m);
     note(fmt::format("{}: {} configurations measured; fastest {} ({:.3g} GPts/s)", round, m.size(),
-                     sorted.front().config.text(), gpts(sorted.front().seconds)));
+                     sorted.front().config.describe(), gpts(sorted.front().seconds)));
     return sorted;
   };
 
@@ -317,7 +297,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   // Round 3: the pick against the defaults, in turn, so that both see the same load.
   const std::vector<Config> finalists =
       pick == kDefault ? std::vector<Config>{kDefault} : std::vector<Config>{pick, kDefault};
-  note(fmt::format("round 3 of 3: {} against the defaults, in turn, median of 7", pick.text()));
+  note(fmt::format("round 3 of 3: {} against the defaults, in turn, median of 7", pick.describe()));
   auto round3 = timeConfigs(*h, finalists, nx, ny, nz, nd, 7, true, 0, "round3");
   if (!round3 || round3->size() != finalists.size()) {
     driver::reportError(s.name + ": the confirmation round did not finish");
@@ -328,12 +308,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   const Config chosen = pickWins ? pick : kDefault;
 
   analysis::TunedChoice c;
-  c.variant = chosen.variant;
-  c.blockY = chosen.blockY;
-  c.blockZ = chosen.blockZ;
-  c.timeDepth = chosen.depth;
-  c.timeTileY = chosen.tileY;
-  c.timeTileZ = chosen.tileZ;
+  c.run = chosen;
   c.gptsPerSecond = gpts(pickWins ? pickSeconds : defaultSeconds);
   c.defaultGptsPerSecond = gpts(defaultSeconds);
   c.nx = nx;
@@ -342,9 +317,9 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   c.date = today();
   llvm::outs() << fmt::format("{} ({}), {}x{}x{}, tuned in {:.0f} s:\n", s.name,
                               ir::elemTypeName(s.elemType), nx, ny, nz, secondsSince(start));
-  llvm::outs() << fmt::format("  fastest found  {:<66} {:.3g} GPts/s\n", pick.text(),
+  llvm::outs() << fmt::format("  fastest found  {:<66} {:.3g} GPts/s\n", pick.describe(),
                               gpts(pickSeconds));
-  llvm::outs() << fmt::format("  defaults       {:<66} {:.3g} GPts/s\n", kDefault.text(),
+  llvm::outs() << fmt::format("  defaults       {:<66} {:.3g} GPts/s\n", kDefault.describe(),
                               gpts(defaultSeconds));
   if (pick == kDefault)
     llvm::outs() << "  chosen         the defaults: they were the fastest found\n";

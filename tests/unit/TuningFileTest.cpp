@@ -21,12 +21,12 @@ MachineKey machineB() { return {"Intel Xeon", 16, 49152, 2097152, 62914560}; }
 
 TunedChoice blocked() {
   TunedChoice c;
-  c.variant = "blocked";
-  c.blockY = 8;
-  c.blockZ = 64;
-  c.timeDepth = 4;
-  c.timeTileY = 32;
-  c.timeTileZ = 8;
+  c.run.variant = "blocked";
+  c.run.blockY = 8;
+  c.run.blockZ = 64;
+  c.run.timeDepth = 4;
+  c.run.timeTileY = 32;
+  c.run.timeTileZ = 8;
   c.gptsPerSecond = 1.5;
   c.defaultGptsPerSecond = 1.25;
   c.nx = c.ny = c.nz = 256;
@@ -50,12 +50,12 @@ TEST(TuningFile, RoundTripsEveryField) {
   const TunedStencil &s = back->machines[0].stencils.at("ete37");
   EXPECT_EQ(s.hash, "xxh64:1");
   const TunedChoice &c = s.byType.at("float");
-  EXPECT_EQ(c.variant, "blocked");
-  EXPECT_EQ(c.blockY, 8);
-  EXPECT_EQ(c.blockZ, 64);
-  EXPECT_EQ(c.timeDepth, 4);
-  EXPECT_EQ(c.timeTileY, 32);
-  EXPECT_EQ(c.timeTileZ, 8);
+  EXPECT_EQ(c.run.variant, "blocked");
+  EXPECT_EQ(c.run.blockY, 8);
+  EXPECT_EQ(c.run.blockZ, 64);
+  EXPECT_EQ(c.run.timeDepth, 4);
+  EXPECT_EQ(c.run.timeTileY, 32);
+  EXPECT_EQ(c.run.timeTileZ, 8);
   EXPECT_DOUBLE_EQ(c.gptsPerSecond, 1.5);
   EXPECT_DOUBLE_EQ(c.defaultGptsPerSecond, 1.25);
   EXPECT_EQ(c.nz, 256);
@@ -72,14 +72,14 @@ TEST(TuningFile, MergeKeepsOtherMachinesStencilsAndTypes) {
   ASSERT_EQ(file.machines.size(), 2u);
   EXPECT_EQ(file.machines[0].stencils.size(), 2u);
   EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.size(), 2u);
-  EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.at("float").variant, "blocked");
-  EXPECT_EQ(file.machines[1].stencils.at("ete37").byType.at("float").variant, "naive");
+  EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.at("float").run.variant, "blocked");
+  EXPECT_EQ(file.machines[1].stencils.at("ete37").byType.at("float").run.variant, "naive");
 
   // Re-tuning replaces the entry; a new hash drops the stale types.
   TunedChoice planes = blocked();
-  planes.variant = "planes";
+  planes.run.variant = "planes";
   mergeChoice(file, machineA(), "ete37", "xxh64:1", "float", planes);
-  EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.at("float").variant, "planes");
+  EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.at("float").run.variant, "planes");
   mergeChoice(file, machineA(), "ete37", "xxh64:3", "float", blocked());
   EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.size(), 1u);
   EXPECT_EQ(file.machines[0].stencils.at("ete37").hash, "xxh64:3");
@@ -163,7 +163,7 @@ TEST(TuningFile, LookupSaysWhyNothingApplies) {
             "its entry for stencil 'ete37' has no double kernels");
   const TuningLookup found = findChoice(file, machineB(), "ete37", "xxh64:1", "float");
   ASSERT_NE(found.choice, nullptr);
-  EXPECT_EQ(found.choice->variant, "blocked");
+  EXPECT_EQ(found.choice->run.variant, "blocked");
 }
 
 /// The hash follows the stencil, not its element type.

@@ -592,7 +592,8 @@ private:
   /// kDefaultOptions and kTimeTiling, saying where they come from.
   std::string runDefaults() const {
     const CpuRunDefaults &d = defaults_;
-    std::string variant = d.variant;
+    const target::RunConfig &run = d.run;
+    std::string variant = run.variant;
     variant[0] = char(std::toupper(static_cast<unsigned char>(variant[0])));
     std::string origin;
     for (llvm::StringRef line : llvm::split(d.origin, '\n'))
@@ -604,7 +605,7 @@ private:
         "inline constexpr rt::RunOptions kDefaultOptions{{rt::Variant::{}, {}, {}, "
         "std::nullopt}};\n"
         "inline constexpr rt::TimeTiling kTimeTiling{{{}, 0, {}, {}}};\n",
-        origin, variant, d.blockY, d.blockZ, d.timeDepth, d.timeTileY, d.timeTileZ);
+        origin, variant, run.blockY, run.blockZ, run.timeDepth, run.timeTileY, run.timeTileZ);
   }
 
   std::string tableMembers() const {

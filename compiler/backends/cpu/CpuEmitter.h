@@ -11,6 +11,7 @@
 
 #include "backends/GeneratedFile.h"
 #include "passes/Pipeline.h"
+#include "target/RunConfig.h"
 
 #include <string>
 #include <vector>
@@ -20,10 +21,7 @@ namespace stencilc::backend {
 /// The options a generated kernel runs with when its caller gives none
 /// (kDefaultOptions, kTimeTiling in its header, and its rt::KernelInfo).
 struct CpuRunDefaults {
-  std::string variant = "naive"; ///< rt::Variant's name
-  int blockY = 0, blockZ = 0;    ///< 0: the planner's tiles
-  int timeDepth = 1;             ///< time steps per pass; 1: single sweeps
-  int timeTileY = 0, timeTileZ = 0;
+  target::RunConfig run;
   /// Where they come from, for the header's comment (lines split at '\n').
   std::string origin = "Not tuned (no `stencilc gen --tuning`): rt::RunOptions' defaults.";
 };

@@ -1,0 +1,23 @@
+//===- RunConfig.cpp ------------------------------------------------------===//
+#include "target/RunConfig.h"
+
+#include <fmt/format.h>
+
+namespace stencilc::target {
+
+std::string RunConfig::describe() const {
+  auto tiles = [](int y, int z) {
+    return y || z ? fmt::format("{} x {}", y ? std::to_string(y) : "default",
+                                z ? std::to_string(z) : "default")
+                  : std::string("default");
+  };
+  std::string t = variant;
+  if (variant != "naive")
+    t += ", tiles " + tiles(blockY, blockZ);
+  if (timeDepth == 1)
+    return t + ", single sweeps";
+  return t +
+         fmt::format(", {} steps per pass, time tiles {}", timeDepth, tiles(timeTileY, timeTileZ));
+}
+
+} // namespace stencilc::target
