@@ -25,10 +25,11 @@ CompileCommandLine::CompileCommandLine(llvm::cl::SubCommand &command, unsigned e
           llvm::cl::values(clEnumValN(ElemTypeOverride::Float, "float", "single precision"),
                            clEnumValN(ElemTypeOverride::Double, "double", "double precision")),
           llvm::cl::init(ElemTypeOverride::AsDeclared), llvm::cl::sub(command)),
-      zPlanes("z-planes",
-              llvm::cl::desc("Output planes the CPU naive and blocked variants compute per x loop "
-                             "(3D; default: chosen per stencil)"),
-              llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::sub(command)) {
+      outputPlanesPerLoop(
+          "z-planes",
+          llvm::cl::desc("Output planes the CPU naive and blocked variants compute per x loop "
+                         "(3D; default: chosen per stencil)"),
+          llvm::cl::value_desc("N"), llvm::cl::init(0), llvm::cl::sub(command)) {
   if (extras & DumpAfter)
     dumpAfter.emplace("dump-after", llvm::cl::desc("Print the IR after these passes"),
                       llvm::cl::value_desc("pass"), llvm::cl::CommaSeparated,
@@ -65,9 +66,9 @@ bool CompileCommandLine::check() const {
                     "' in --dump-after; passes are: " + llvm::join(pipelinePassNames(), ", "));
         return false;
       }
-  if (zPlanes < 0 || zPlanes > 8) {
+  if (outputPlanesPerLoop < 0 || outputPlanesPerLoop > 8) {
     reportError(fmt::format("bad --z-planes {}: expected 1 to 8, or 0 to choose per stencil",
-                            int(zPlanes)));
+                            int(outputPlanesPerLoop)));
     return false;
   }
   return true;
@@ -85,7 +86,7 @@ std::optional<LoadOptions> CompileCommandLine::loadOptions(const std::string &de
   options.adjoint = adjoint && adjoint->getValue();
   if (!plan.apply(defaultTarget, options.pipeline))
     return std::nullopt;
-  options.pipeline.zPlanes = zPlanes;
+  options.pipeline.outputPlanesPerLoop = outputPlanesPerLoop;
   if (dumpAfter)
     options.pipeline.dumpAfter.assign(dumpAfter->begin(), dumpAfter->end());
   if (explain && explain->getValue())

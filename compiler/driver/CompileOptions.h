@@ -52,7 +52,7 @@ public:
   llvm::cl::list<std::string> inputFiles;
   PlanCommandLine plan;
   llvm::cl::opt<ElemTypeOverride> elemTypeOverride;
-  llvm::cl::opt<int> zPlanes;
+  llvm::cl::opt<int> outputPlanesPerLoop;
   std::optional<llvm::cl::list<std::string>> dumpAfter;
   std::optional<llvm::cl::opt<bool>> explain;
   std::optional<llvm::cl::opt<bool>> adjoint;

@@ -232,7 +232,7 @@ struct Function {
   FunctionKind kind = FunctionKind::Row;
   std::string note;
   Params params;
-  int planes = 1; ///< output planes per x loop (CPU rows)
+  int outputPlanes = 1; ///< output planes per x loop (CPU rows)
   /// CPU rows: the x loop runs whole blocks of kW points on vectors, the last,
   /// shorter block as a point loop (kernel/VectorBlocks.cpp says when).
   bool wholeBlocks = false;

@@ -52,8 +52,8 @@ public:
     for (size_t i = 0; i < params.size(); ++i)
       os_ << (i ? ", " : " (") << params[i] << (i + 1 == params.size() ? ")" : "");
     os_ << "\n";
-    if (f.planes > 1)
-      os_ << fmt::format("    output planes per x loop: {}\n", f.planes);
+    if (f.outputPlanes > 1)
+      os_ << fmt::format("    output planes per x loop: {}\n", f.outputPlanes);
     if (f.wholeBlocks)
       os_ << "    x loop: whole vector blocks, the last one a point loop\n";
     for (const ShiftedRow &r : f.shiftedRows)
@@ -246,7 +246,7 @@ namespace {
 
 /// Why a CPU row function's x loop is a point loop (VectorBlocks.cpp has the rule).
 std::string pointLoopReason(const Function &f) {
-  if (f.planes > 1)
+  if (f.outputPlanes > 1)
     return "several output planes per x loop";
   if (f.params.partialSums)
     return "it adds to partial sums";

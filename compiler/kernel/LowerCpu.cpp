@@ -3,7 +3,7 @@
 // Every CPU variant is built from row functions: an x loop that evaluates
 // some coefficient groups of some updates at each point of one output row.
 // naive and blocked evaluate every group of a sweep per output row, for up
-// to CpuSchedule::zPlanes output planes in one x loop so the points they
+// to CpuSchedule::outputPlanesPerLoop output planes in one x loop so the points they
 // share load once; planes (docs/DESIGN.md §Plane plan, one-to-multi) adds
 // each input plane's points to the partial sums of the output rows they
 // touch and stores a row once its last input plane is in, its table rows
@@ -41,10 +41,10 @@ public:
     SweepKernels k;
     k.sweep = s;
     const CpuSweepPlan &plan = schedule_.sweeps[s];
-    const int zPlanes = schedule_.zPlanes;
+    const int outputPlanesPerLoop = schedule_.outputPlanesPerLoop;
     k.functions.push_back(naiveRow(s, 1));
-    if (zPlanes > 1)
-      k.functions.push_back(naiveRow(s, zPlanes));
+    if (outputPlanesPerLoop > 1)
+      k.functions.push_back(naiveRow(s, outputPlanesPerLoop));
     if (plan.accumulates()) {
       for (int dz : plan.accumulatedPlanes)
         k.functions.push_back(planeAccumulate(s, dz));
@@ -54,18 +54,19 @@ public:
         k.functions.push_back(planeStage(s));
       k.functions.push_back(planeFinish(s));
     }
-    if (zPlanes > 1)
-      k.functions.push_back(rowsDriver(s, zPlanes));
-    k.functions.push_back(naiveDriver(s, zPlanes));
-    k.functions.push_back(blockedDriver(s, zPlanes));
+    if (outputPlanesPerLoop > 1)
+      k.functions.push_back(rowsDriver(s, outputPlanesPerLoop));
+    k.functions.push_back(naiveDriver(s, outputPlanesPerLoop));
+    k.functions.push_back(blockedDriver(s, outputPlanesPerLoop));
     if (plan.accumulates())
       k.functions.push_back(planesDriver(s));
 
     const std::string prefix = fmt::format("sweep{}_", s);
-    const std::string rows = zPlanes > 1 ? prefix + "rows" : prefix + "row";
+    const std::string rows = outputPlanesPerLoop > 1 ? prefix + "rows" : prefix + "row";
     std::vector<std::string> rowCallees = {prefix + "row"};
-    if (zPlanes > 1)
-      rowCallees = {prefix + "row", fmt::format("{}rows{}", prefix, zPlanes), prefix + "rows"};
+    if (outputPlanesPerLoop > 1)
+      rowCallees = {prefix + "row", fmt::format("{}rows{}", prefix, outputPlanesPerLoop),
+                    prefix + "rows"};
     auto with = [&](std::vector<std::string> fs, const std::string &entry) {
       fs.push_back(entry);
       return fs;
@@ -95,7 +96,7 @@ private:
   Function naiveRow(int s, int planes) const {
     Function f;
     f.kind = FunctionKind::Row;
-    f.planes = planes;
+    f.outputPlanes = planes;
     f.name = planes == 1 ? fmt::format("sweep{}_row", s) : fmt::format("sweep{}_rows{}", s, planes);
     f.note = planes == 1
                  ? fmt::format("Sweep {}: every group of the sweep at the points of output row "
@@ -306,7 +307,7 @@ private:
                                     "x loop where it can.",
                                     s, planes));
     f.params.zRange = true;
-    f.planes = planes;
+    f.outputPlanes = planes;
     // Whole steps while `planes` planes remain, then the rest one by one.
     f.body.push_back(loop(Var::Z, Span::Range, Schedule::Serial,
                           {call(fmt::format("sweep{}_rows{}", s, planes))}, planes, 0,
@@ -335,7 +336,7 @@ private:
                                    : fmt::format("Sweep {}, naive: OpenMP over z and y, SIMD "
                                                  "along x.",
                                                  s));
-    f.planes = planes;
+    f.outputPlanes = planes;
     Node rows = loop(Var::Y, Span::Box, Schedule::Threads, {rowsCall(s, planes, Span::Box)});
     f.body.push_back(loop(Var::Z, Span::Box, Schedule::Threads, {std::move(rows)}, planes));
     return f;
@@ -346,7 +347,7 @@ private:
                         fmt::format("Sweep {}, blocked: tiles of by rows x bz planes (x is never "
                                     "tiled), one tile per task.",
                                     s));
-    f.planes = planes;
+    f.outputPlanes = planes;
     f.params.tileSizes = true;
     Node rows = loop(Var::Y, Span::Tile, Schedule::Serial, {rowsCall(s, planes, Span::Tile)});
     f.body.push_back(

@@ -147,7 +147,7 @@ void planRow(const ir::Stencil &s, const LinearStencil &linear, Function &f) {
     if (shiftable(dx))
       rows.push_back({std::get<0>(row), std::get<1>(row), std::get<2>(row),
                       std::max(0, -*dx.begin()), std::max(0, *dx.rbegin())});
-  f.wholeBlocks = !staged && f.planes == 1 && !f.params.partialSums &&
+  f.wholeBlocks = !staged && f.outputPlanes == 1 && !f.params.partialSums &&
                   isVectorBody(s, linear, statements) && (reads.tables || !rows.empty());
   if (f.wholeBlocks && !stages)
     f.shiftedRows = std::move(rows);

@@ -154,8 +154,8 @@ const std::vector<Pass> &passes() {
        }},
       {"sweep-plan",
        [](CompiledStencil &c, const PipelineOptions &options, DiagnosticEngine &) {
-         c.sweepPlan =
-             planSweeps(*c.stencil, c.linear, c.decomposition, options.target, options.zPlanes);
+         c.sweepPlan = planSweeps(*c.stencil, c.linear, c.decomposition, options.target,
+                                  options.outputPlanesPerLoop);
          return true;
        },
        [](const CompiledStencil &c, llvm::raw_ostream &os) {

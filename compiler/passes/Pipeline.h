@@ -62,7 +62,7 @@ struct PipelineOptions {
   PlanTarget target;
   /// Output planes per x loop of the CPU naive and blocked kernels (--z-planes);
   /// 0 lets `sweep-plan` choose.
-  int zPlanes = 0;
+  int outputPlanesPerLoop = 0;
   /// When set, each pass says here what it decided and why (--explain).
   llvm::raw_ostream *explainStream = nullptr;
 };

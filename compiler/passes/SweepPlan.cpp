@@ -132,16 +132,19 @@ CpuSweepPlan planCpuSweep(const LinearStencil &linear, const SubStencil &sub) {
 }
 
 CpuSchedule planCpu(const ir::Stencil &s, const LinearStencil &linear, const Decomposition &d,
-                    int zPlanes) {
+                    int outputPlanesPerLoop) {
   CpuSchedule cpu;
-  cpu.zPlanes = s.dims != 3 ? 1 : zPlanes > 0 ? zPlanes : defaultZPlanes(s);
+  cpu.outputPlanesPerLoop = s.dims != 3               ? 1
+                            : outputPlanesPerLoop > 0 ? outputPlanesPerLoop
+                                                      : defaultZPlanes(s);
   bool staged = false;
   for (const SubStencil &sub : d.sweeps) {
     cpu.sweeps.push_back(planCpuSweep(linear, sub));
     staged |= cpu.sweeps.back().accumulates() && !cpu.sweeps.back().stagedTables.empty();
   }
-  // A whole number of zPlanes-plane x loops per tile: no one-plane remainder loops.
-  cpu.blockedTile = {kBlockedTile.y, std::max(kBlockedTile.z / cpu.zPlanes, 1) * cpu.zPlanes};
+  // A whole number of outputPlanesPerLoop-plane x loops per tile: no one-plane remainder loops.
+  cpu.blockedTile = {kBlockedTile.y, std::max(kBlockedTile.z / cpu.outputPlanesPerLoop, 1) *
+                                         cpu.outputPlanesPerLoop};
   cpu.planesTile = {staged ? kPlanesStagedY : kPlanesTile.y, kPlanesTile.z};
   return cpu;
 }
@@ -279,10 +282,11 @@ int GpuSweepPlan::ringSize() const {
 }
 
 SweepPlan planSweeps(const ir::Stencil &s, const LinearStencil &linear,
-                     const Decomposition &decomposition, const PlanTarget &target, int zPlanes) {
+                     const Decomposition &decomposition, const PlanTarget &target,
+                     int outputPlanesPerLoop) {
   SweepPlan plan;
   plan.target = target.name;
-  plan.cpu = planCpu(s, linear, decomposition, zPlanes);
+  plan.cpu = planCpu(s, linear, decomposition, outputPlanesPerLoop);
   for (const SubStencil &sub : decomposition.sweeps) {
     GpuSweepPlan gpu = planGpuSweep(linear, sub);
     gpu.traditionalBuffers = traditionalTileBuffers(
@@ -335,11 +339,12 @@ bool verifySweepPlan(const ir::Stencil &s, const LinearStencil &linear, const De
                                    d.sweeps.size()));
     return false;
   }
-  if (plan.cpu.zPlanes < 1 || (s.dims != 3 && plan.cpu.zPlanes != 1))
-    problems.push_back(fmt::format("CPU: {} output planes per x loop", plan.cpu.zPlanes));
-  if (plan.cpu.blockedTile.z % plan.cpu.zPlanes != 0)
+  if (plan.cpu.outputPlanesPerLoop < 1 || (s.dims != 3 && plan.cpu.outputPlanesPerLoop != 1))
+    problems.push_back(
+        fmt::format("CPU: {} output planes per x loop", plan.cpu.outputPlanesPerLoop));
+  if (plan.cpu.blockedTile.z % plan.cpu.outputPlanesPerLoop != 0)
     problems.push_back(fmt::format("CPU: blocked tile depth {} is not a multiple of {} planes",
-                                   plan.cpu.blockedTile.z, plan.cpu.zPlanes));
+                                   plan.cpu.blockedTile.z, plan.cpu.outputPlanesPerLoop));
   for (size_t sweep = 0; sweep < d.sweeps.size(); ++sweep) {
     const CpuSweepPlan &cpu = plan.cpu.sweeps[sweep];
     std::set<int> dz;
@@ -378,8 +383,8 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
   const CpuSchedule &cpu = plan.cpu;
   os << fmt::format("cpu: {} output plane{} per x loop; default tiles (y x z): blocked {} x {}, "
                     "planes {} x {}\n",
-                    cpu.zPlanes, plural(size_t(cpu.zPlanes)), cpu.blockedTile.y, cpu.blockedTile.z,
-                    cpu.planesTile.y, cpu.planesTile.z);
+                    cpu.outputPlanesPerLoop, plural(size_t(cpu.outputPlanesPerLoop)),
+                    cpu.blockedTile.y, cpu.blockedTile.z, cpu.planesTile.y, cpu.planesTile.z);
   for (size_t sweep = 0; sweep < cpu.sweeps.size(); ++sweep) {
     const CpuSweepPlan &p = cpu.sweeps[sweep];
     os << fmt::format("  sweep {}:", sweep);
@@ -432,8 +437,8 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
 void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, llvm::raw_ostream &os) {
   os << fmt::format("sweep-plan: stencil '{}': CPU naive and blocked compute {} output plane{} "
                     "per x loop{}\n",
-                    s.name, plan.cpu.zPlanes, plural(size_t(plan.cpu.zPlanes)),
-                    s.dims != 3 ? " (2D)" : "");
+                    s.name, plan.cpu.outputPlanesPerLoop,
+                    plural(size_t(plan.cpu.outputPlanesPerLoop)), s.dims != 3 ? " (2D)" : "");
   for (size_t sweep = 0; sweep < plan.cpu.sweeps.size(); ++sweep) {
     const CpuSweepPlan &cpu = plan.cpu.sweeps[sweep];
     const GpuSweepPlan &gpu = plan.gpu.sweeps[sweep];

@@ -74,7 +74,7 @@ struct CpuSweepPlan {
 
 struct CpuSchedule {
   /// Output planes that naive and blocked compute per x loop (1 in 2D).
-  int zPlanes = 1;
+  int outputPlanesPerLoop = 1;
   CpuTile blockedTile, planesTile; ///< default tiles; rt::RunOptions may override them
   std::vector<CpuSweepPlan> sweeps;
 };
@@ -130,10 +130,11 @@ struct SweepPlan {
   GpuSchedule gpu;
 };
 
-/// Schedules every sweep of `decomposition`. `zPlanes` > 0 forces the CPU's
+/// Schedules every sweep of `decomposition`. `outputPlanesPerLoop` > 0 forces the CPU's
 /// output planes per x loop (--z-planes); 0 lets the plan choose.
 SweepPlan planSweeps(const ir::Stencil &s, const LinearStencil &linear,
-                     const Decomposition &decomposition, const PlanTarget &target, int zPlanes);
+                     const Decomposition &decomposition, const PlanTarget &target,
+                     int outputPlanesPerLoop);
 
 /// Checks the plan against the decomposition: every group of a sweep placed
 /// once, slots numbered densely, plane offsets and table rows as the groups read them.

@@ -55,9 +55,9 @@ std::set<std::string> expectedFunctions(const CompiledStencil &c) {
     const std::string prefix = "sweep" + std::to_string(sweep) + "_";
     for (const char *variant : {"row", "naive", "blocked", "planes"})
       names.insert(prefix + variant);
-    if (cpu.zPlanes > 1) {
+    if (cpu.outputPlanesPerLoop > 1) {
       names.insert(prefix + "rows");
-      names.insert(prefix + "rows" + std::to_string(cpu.zPlanes));
+      names.insert(prefix + "rows" + std::to_string(cpu.outputPlanesPerLoop));
     }
     if (!p.accumulates())
       continue;
@@ -93,10 +93,10 @@ TEST(CpuEmitter, FunctionsFollowSplitPlansAndZPlanes) {
   split.forceSplit = 3;
   checkFollowsPlan("ete73", split);
   split.forceSplit = 2;
-  split.zPlanes = 4;
+  split.outputPlanesPerLoop = 4;
   checkFollowsPlan("lwc_elastic", split);
   PipelineOptions one;
-  one.zPlanes = 1;
+  one.outputPlanesPerLoop = 1;
   checkFollowsPlan("acoustic_iso8", one);
 }
 

@@ -38,7 +38,7 @@ std::vector<std::pair<std::string, PipelineOptions>> configurations() {
   }
   for (int planes : {1, 4}) {
     PipelineOptions o;
-    o.zPlanes = planes;
+    o.outputPlanesPerLoop = planes;
     out.push_back({"--z-planes " + std::to_string(planes), o});
   }
   for (const char *arch : {"sm_80", "sm_90"}) {
@@ -49,7 +49,7 @@ std::vector<std::pair<std::string, PipelineOptions>> configurations() {
   }
   PipelineOptions both;
   both.forceSplit = 2;
-  both.zPlanes = 4;
+  both.outputPlanesPerLoop = 4;
   out.push_back({"--split 2 --z-planes 4", both});
   return out;
 }
@@ -94,7 +94,7 @@ TEST(KernelIR, EveryExampleVerifiesForBothTargets) {
 void checkNaiveRow(const CompiledStencil &c, const Function &f, int s, int planes) {
   SCOPED_TRACE(f.name);
   EXPECT_EQ(f.kind, FunctionKind::Row);
-  EXPECT_EQ(f.planes, planes);
+  EXPECT_EQ(f.outputPlanes, planes);
   EXPECT_FALSE(f.params.partialSums);
   ASSERT_EQ(f.body.size(), 1u);
   EXPECT_EQ(f.body[0].var, Var::X);
@@ -155,7 +155,7 @@ void checkNaiveRow(const CompiledStencil &c, const Function &f, int s, int plane
 
 void checkNaiveAndBlocked(const CompiledStencil &c, const SweepKernels &k) {
   const int s = k.sweep;
-  const int planes = c.sweepPlan.cpu.zPlanes;
+  const int planes = c.sweepPlan.cpu.outputPlanesPerLoop;
   checkNaiveRow(c, function(k, name(s, "row")), s, 1);
   const std::string callee = planes > 1 ? name(s, "rows") : name(s, "row");
   if (planes > 1) {
@@ -199,13 +199,13 @@ void checkNaiveAndBlocked(const CompiledStencil &c, const SweepKernels &k) {
 
 TEST(KernelIR, CpuRowsStageEachColumnOncePerOutputPlane) {
   for (const char *example : kExamples)
-    for (int zPlanes : {0, 1, 4})
+    for (int outputPlanesPerLoop : {0, 1, 4})
       for (int split : {0, 2}) {
         PipelineOptions options;
-        options.zPlanes = zPlanes;
+        options.outputPlanesPerLoop = outputPlanesPerLoop;
         options.forceSplit = split;
-        SCOPED_TRACE(std::string(example) + " --z-planes " + std::to_string(zPlanes) + " --split " +
-                     std::to_string(split));
+        SCOPED_TRACE(std::string(example) + " --z-planes " + std::to_string(outputPlanesPerLoop) +
+                     " --split " + std::to_string(split));
         Lowered l = lower(example, Target::Cpu, options);
         ASSERT_FALSE(l.example.compiled.empty());
         for (const SweepKernels &k : l.module.sweeps)
@@ -215,7 +215,7 @@ TEST(KernelIR, CpuRowsStageEachColumnOncePerOutputPlane) {
 
 TEST(KernelIR, Ete37RowsStageTheirElevenClassRowsPerPlane) {
   PipelineOptions options;
-  options.zPlanes = 3;
+  options.outputPlanesPerLoop = 3;
   Lowered l = lower("ete37", Target::Cpu, options);
   const Function &rows = function(l.module.sweeps.at(0), "sweep0_rows3");
   std::vector<const Node *> staged = nodes(rows.body, NodeKind::StageRows);
@@ -515,11 +515,11 @@ TEST(KernelIR, CpuRowsRecordWholeBlocksAndShiftedRows) {
   for (const char *example : kExamples) {
     SCOPED_TRACE(example);
     PipelineOptions options;
-    options.zPlanes = 2;
+    options.outputPlanesPerLoop = 2;
     Lowered l = lower(example, Target::Cpu, options);
     for (const SweepKernels &sweep : l.module.sweeps)
       for (const Function &f : sweep.functions) {
-        if (f.params.partialSums || f.planes > 1 || f.kind != FunctionKind::Row)
+        if (f.params.partialSums || f.outputPlanes > 1 || f.kind != FunctionKind::Row)
           EXPECT_FALSE(f.wholeBlocks) << f.name;
         if (!f.wholeBlocks)
           EXPECT_TRUE(f.shiftedRows.empty()) << f.name;

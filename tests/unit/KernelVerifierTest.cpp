@@ -288,7 +288,7 @@ TEST(KernelIRVerifier, RejectsAnAccumulateWithoutItsSum) {
 
 TEST(KernelIRVerifier, RejectsTwoStagedRowSetsInOneSlot) {
   PipelineOptions threePlanes; // a row set per output plane, each in its own slot
-  threePlanes.zPlanes = 3;
+  threePlanes.outputPlanesPerLoop = 3;
   Lowered l = verified("ete37", Target::Cpu, threePlanes);
   Function &f = mutableFunction(l.module, 0, "sweep0_rows3");
   for (Node &n : f.body.front().body)

@@ -37,9 +37,9 @@ TEST(SweepPlanTest, AcousticAppliesItsSharedFactorsOnceAtTheStore) {
   EXPECT_EQ(cpu.sweeps[0].accumulatedPlanes, range(-4, 4));
   EXPECT_TRUE(cpu.sweeps[0].stagedTables.empty());
   // No table: the planes tile stays 16 rows deep; one plane per x loop by default.
-  EXPECT_EQ(cpu.zPlanes, 1);
+  EXPECT_EQ(cpu.outputPlanesPerLoop, 1);
   EXPECT_EQ(cpu.planesTile.y, 16);
-  EXPECT_EQ(cpu.blockedTile.z % cpu.zPlanes, 0);
+  EXPECT_EQ(cpu.blockedTile.z % cpu.outputPlanesPerLoop, 0);
   // The GPU keeps 2 * u in the partial sums: only centre-only groups wait.
   const SweepUpdate &g = ex.only().sweepPlan.gpu.sweeps.at(0).updates.at(0);
   EXPECT_FALSE(g.sharedFactors);
@@ -61,13 +61,13 @@ TEST(SweepPlanTest, Ete37StagesItsElevenClassRowsOncePerOutputRow) {
 
 TEST(SweepPlanTest, ZPlanesFollowTheOptionAndTheBlockedTileDepth) {
   PipelineOptions options;
-  options.zPlanes = 4;
+  options.outputPlanesPerLoop = 4;
   auto ex = compileExample("ete37", false, options);
   const CpuSchedule &cpu = ex.only().sweepPlan.cpu;
-  EXPECT_EQ(cpu.zPlanes, 4);
+  EXPECT_EQ(cpu.outputPlanesPerLoop, 4);
   EXPECT_EQ(cpu.blockedTile.z, 16);
   auto flat = compileExample("heat2d", false, options);
-  EXPECT_EQ(flat.only().sweepPlan.cpu.zPlanes, 1) << "2D stencils have one plane";
+  EXPECT_EQ(flat.only().sweepPlan.cpu.outputPlanesPerLoop, 1) << "2D stencils have one plane";
 }
 
 TEST(SweepPlanTest, Ete73GpuQueuesAndRowSlots) {

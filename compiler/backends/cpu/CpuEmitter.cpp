@@ -65,7 +65,7 @@ private:
   // Row functions: one x loop
   //===--------------------------------------------------------------------===//
 
-  /// The x loop of one row (or of f.planes rows). Table coefficients are
+  /// The x loop of one row (or of f.outputPlanes rows). Table coefficients are
   /// staged kW points at a time (rt::loadColumns) so the vector loop reads
   /// them as whole vectors instead of gathering them.
   std::string rowFunction(const kernel::Function &f) {
@@ -140,13 +140,13 @@ private:
       const int rows = stagedRows(s_.tables[n->table]);
       if (declared.insert({n->table, n->index}).second)
         stagingDecl +=
-            f.planes == 1
+            f.outputPlanes == 1
                 ? fmt::format("alignas(64) Real {}[{} * kW]; // coefficient r of point x0 + "
                               "l at [r * kW + l]\n",
                               column, rows)
                 : fmt::format("// Coefficient r of point (x0 + l, y, z + k) at [({} * k + r) "
                               "* kW + l].\nalignas(64) Real {}[{} * {} * kW];\n",
-                              rows, column, f.planes, rows);
+                              rows, column, f.outputPlanes, rows);
       const int k = n->planeShift;
       blockSetup +=
           fmt::format("    rt::loadColumns<kW>(tables.{}, {} + x0{}, n, {}, {}, {}{});\n",
@@ -157,7 +157,8 @@ private:
                       n->beginRow, n->endRow, column, k ? fmt::format(" + {} * kW", k * rows) : "");
     }
     // A plain loop over the block: a per-point lambda here stops GCC from
-    // keeping the row pointers in registers (measured 4.5x slower on ete37).
+    // keeping the row pointers in registers, and the loop then reloads them at
+    // every point (docs/PERFORMANCE.md §What bounds each variant).
     const std::string pointLoop = "#pragma omp simd\n"
                                   "    for (int l = 0; l < n; ++l) {\n"
                                   "      const std::ptrdiff_t x = x0 + l;\n" +
@@ -259,7 +260,7 @@ private:
     const int out = linear_.updates[n.update].output;
     switch (n.value) {
     case kernel::ValueName::Acc:
-      return names_.acc(out) + (fn_->planes > 1 ? std::to_string(n.planeShift) : "");
+      return names_.acc(out) + (fn_->outputPlanes > 1 ? std::to_string(n.planeShift) : "");
     case kernel::ValueName::Sum: return names_.field(out) + "_sum" + rowSuffix(n);
     case kernel::ValueName::Value: return names_.acc(out) + "_value";
     }
