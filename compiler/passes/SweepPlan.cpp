@@ -99,7 +99,7 @@ void assignSlots(std::vector<SweepUpdate> &updates) {
 /// save, and one plane was the fastest on every stencil measured
 /// (docs/PERFORMANCE.md §Output planes per x loop at memory-bound sizes).
 /// `--z-planes` asks for more.
-int defaultZPlanes(const ir::Stencil &) { return 1; }
+int defaultOutputPlanesPerLoop(const ir::Stencil &) { return 1; }
 
 CpuSweepPlan planCpuSweep(const LinearStencil &linear, const SubStencil &sub) {
   CpuSweepPlan plan;
@@ -136,7 +136,7 @@ CpuSchedule planCpu(const ir::Stencil &s, const LinearStencil &linear, const Dec
   CpuSchedule cpu;
   cpu.outputPlanesPerLoop = s.dims != 3               ? 1
                             : outputPlanesPerLoop > 0 ? outputPlanesPerLoop
-                                                      : defaultZPlanes(s);
+                                                      : defaultOutputPlanesPerLoop(s);
   bool staged = false;
   for (const SubStencil &sub : d.sweeps) {
     cpu.sweeps.push_back(planCpuSweep(linear, sub));

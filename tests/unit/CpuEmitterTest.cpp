@@ -88,7 +88,7 @@ TEST(CpuEmitter, FunctionsFollowTheSweepPlanOfEveryExample) {
     checkFollowsPlan(example);
 }
 
-TEST(CpuEmitter, FunctionsFollowSplitPlansAndZPlanes) {
+TEST(CpuEmitter, FunctionsFollowSplitPlansAndOutputPlanesPerLoop) {
   PipelineOptions split;
   split.forceSplit = 3;
   checkFollowsPlan("ete73", split);

@@ -59,7 +59,7 @@ TEST(SweepPlanTest, Ete37StagesItsElevenClassRowsOncePerOutputRow) {
   EXPECT_EQ(cpu.planesTile.y, 4);
 }
 
-TEST(SweepPlanTest, ZPlanesFollowTheOptionAndTheBlockedTileDepth) {
+TEST(SweepPlanTest, OutputPlanesPerLoopFollowTheOptionAndTheBlockedTileDepth) {
   PipelineOptions options;
   options.outputPlanesPerLoop = 4;
   auto ex = compileExample("ete37", false, options);
