@@ -1,6 +1,7 @@
 //===- GroupSums.cpp ------------------------------------------------------===//
 #include "backends/GroupSums.h"
 
+#include "ir/ExprVisitor.h"
 #include "ir/linear/LinearFormPrinter.h"
 
 #include <fmt/format.h>
@@ -11,17 +12,11 @@ namespace {
 
 /// Does `e` read no field or table, i.e. is it the same at every point?
 bool isPointInvariant(const ir::Expr &e) {
-  switch (e.kind) {
-  case ir::Expr::Kind::FieldRef:
-  case ir::Expr::Kind::TableRef:
-  case ir::Expr::Kind::Sum:
-  case ir::Expr::Kind::Deriv: return false;
-  default: break;
-  }
-  for (const ir::ExprPtr &op : e.operands)
-    if (!isPointInvariant(*op))
-      return false;
-  return true;
+  return !ir::anyExpr(e, [](const ir::Expr &n) {
+    using Kind = ir::Expr::Kind;
+    return n.kind == Kind::FieldRef || n.kind == Kind::TableRef || n.kind == Kind::Sum ||
+           n.kind == Kind::Deriv;
+  });
 }
 
 /// The signed sum of a group's reads on plane dz (all planes if unset), times its

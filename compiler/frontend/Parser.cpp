@@ -6,18 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/ParserImpl.h"
+#include "ir/Keywords.h"
 
 #include <fmt/format.h>
 
 namespace stencilc {
 
 using namespace parser_detail;
-
-namespace {
-/// The words that start a declaration (an update starts with its output's name).
-constexpr llvm::StringLiteral kStatementKeywords[] = {
-    "grid", "type", "order", "field", "scalar", "symmetry", "points", "table", "plan"};
-} // namespace
 
 Parser::Parser(llvm::StringRef buffer, llvm::StringRef fileName, DiagnosticEngine &diag)
     : lexer_(buffer, diag), fileName_(fileName.str()), diag_(diag) {
@@ -42,7 +37,7 @@ static bool startsStatement(const Token &tok, const Token &next) {
     return true;
   if (!tok.is(Token::Identifier))
     return false;
-  for (llvm::StringRef kw : kStatementKeywords)
+  for (llvm::StringRef kw : ir::statementKeywords())
     if (tok.text == kw)
       return true;
   return next.is(Token::Equal) || tok.text == "stencil";
@@ -245,7 +240,7 @@ bool Parser::parseStatement() {
   if (tok_.is(Token::Identifier) && peek().is(Token::Equal))
     return parseUpdate();
   if (tok_.is(Token::Identifier)) {
-    for (llvm::StringRef kw : kStatementKeywords)
+    for (llvm::StringRef kw : ir::statementKeywords())
       if (tok_.text.size() > 2 && tok_.text.edit_distance(kw) <= 2) {
         diag_.error(tok_.loc(), "unknown statement '" + tok_.text + "'; did you mean '" + kw + "'?",
                     {tok_.range()});

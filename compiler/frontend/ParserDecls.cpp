@@ -1,6 +1,7 @@
 //===- ParserDecls.cpp - Parse the grid header and the declarations -------===//
 #include "frontend/ParserImpl.h"
 
+#include "ir/Keywords.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <fmt/format.h>
@@ -107,7 +108,7 @@ bool Parser::declareName(const Token &name) {
     diag_.note(previous->loc, "previous definition is here");
     return false;
   }
-  if (n == "sum" || n == "min" || n == "max" || derivKindFromName(n) || funcKindFromName(n)) {
+  if (ir::isBuiltinName(n)) {
     diag_.error(name.loc(), "'" + name.text + "' is a built-in name and cannot be redefined",
                 {name.range()});
     return false;

@@ -3,6 +3,7 @@
 
 #include "support/Rational.h"
 
+#include "ir/Keywords.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cerrno>
@@ -15,31 +16,6 @@ namespace stencilc {
 using namespace parser_detail;
 using ir::Expr;
 using ir::ExprPtr;
-
-std::optional<ir::DerivKind> parser_detail::derivKindFromName(llvm::StringRef n) {
-  return llvm::StringSwitch<std::optional<ir::DerivKind>>(n)
-      .Case("dx", ir::DerivKind::Dx)
-      .Case("dy", ir::DerivKind::Dy)
-      .Case("dz", ir::DerivKind::Dz)
-      .Case("dxx", ir::DerivKind::Dxx)
-      .Case("dyy", ir::DerivKind::Dyy)
-      .Case("dzz", ir::DerivKind::Dzz)
-      .Case("dxy", ir::DerivKind::Dxy)
-      .Case("dxz", ir::DerivKind::Dxz)
-      .Case("dyz", ir::DerivKind::Dyz)
-      .Case("laplacian", ir::DerivKind::Laplacian)
-      .Default(std::nullopt);
-}
-
-std::optional<ir::FuncKind> parser_detail::funcKindFromName(llvm::StringRef n) {
-  return llvm::StringSwitch<std::optional<ir::FuncKind>>(n)
-      .Case("sin", ir::FuncKind::Sin)
-      .Case("cos", ir::FuncKind::Cos)
-      .Case("sqrt", ir::FuncKind::Sqrt)
-      .Case("exp", ir::FuncKind::Exp)
-      .Case("abs", ir::FuncKind::Abs)
-      .Default(std::nullopt);
-}
 
 namespace {
 /// The exact value of a decimal literal, when numerator and denominator fit.
@@ -241,7 +217,7 @@ ExprPtr Parser::parsePrimary() {
     return parseSum(name);
   }
   if (call) {
-    if (auto kind = derivKindFromName(n)) {
+    if (auto kind = ir::derivKindNamed(n)) {
       consume();
       return parseDerivative(name, *kind);
     }
@@ -249,7 +225,7 @@ ExprPtr Parser::parsePrimary() {
       consume();
       return parseMinMax(name, n == "min" ? Expr::Kind::Min : Expr::Kind::Max);
     }
-    if (auto func = funcKindFromName(n)) {
+    if (auto func = ir::funcKindNamed(n)) {
       consume();
       return parseCall(name, *func);
     }

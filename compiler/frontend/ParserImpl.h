@@ -47,11 +47,6 @@ private:
   int &depth_;
 };
 
-/// The built-in derivative and function names: declarations may not reuse
-/// them, and expressions call them (ParserExprs.cpp).
-std::optional<ir::DerivKind> derivKindFromName(llvm::StringRef n);
-std::optional<ir::FuncKind> funcKindFromName(llvm::StringRef n);
-
 /// What a name declared in a stencil is, and where.
 struct Declaration {
   const char *kind;

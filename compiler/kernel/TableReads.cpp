@@ -1,5 +1,6 @@
 //===- TableReads.cpp -----------------------------------------------------===//
 #include "kernel/TableReads.h"
+#include "ir/ExprVisitor.h"
 #include "passes/Pipeline.h"
 
 #include <algorithm>
@@ -8,13 +9,13 @@ namespace stencilc::kernel {
 
 namespace {
 void addExpr(const ir::Expr &e, ColumnRows &columns) {
-  if (e.kind == ir::Expr::Kind::TableRef) {
-    auto [it, fresh] = columns.try_emplace({e.id, e.indexField}, e.row, e.row);
-    it->second.first = std::min(it->second.first, e.row);
-    it->second.second = std::max(it->second.second, e.row);
-  }
-  for (const ir::ExprPtr &op : e.operands)
-    addExpr(*op, columns);
+  ir::forEachExpr(e, [&](const ir::Expr &n) {
+    if (n.kind != ir::Expr::Kind::TableRef)
+      return;
+    auto [it, fresh] = columns.try_emplace({n.id, n.indexField}, n.row, n.row);
+    it->second.first = std::min(it->second.first, n.row);
+    it->second.second = std::max(it->second.second, n.row);
+  });
 }
 } // namespace
 

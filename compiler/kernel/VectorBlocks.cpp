@@ -19,6 +19,7 @@
 //    the ones the cuts would compete with.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/ExprVisitor.h"
 #include "kernel/Lowering.h"
 #include "passes/Pipeline.h"
 
@@ -88,12 +89,12 @@ struct BodyReads {
   bool tables = false;
 
   void expr(const ir::Expr &e, int planeShift) {
-    if (e.kind == ir::Expr::Kind::FieldRef)
-      xOffsets[{e.id, e.offset[1], e.offset[2] + planeShift}].insert(e.offset[0]);
-    if (e.kind == ir::Expr::Kind::TableRef)
-      tables = true;
-    for (const ir::ExprPtr &op : e.operands)
-      expr(*op, planeShift);
+    ir::forEachExpr(e, [&](const ir::Expr &n) {
+      if (n.kind == ir::Expr::Kind::FieldRef)
+        xOffsets[{n.id, n.offset[1], n.offset[2] + planeShift}].insert(n.offset[0]);
+      if (n.kind == ir::Expr::Kind::TableRef)
+        tables = true;
+    });
   }
 
   /// The reads of a sum as backends/GroupSums.h spells it: each group's points

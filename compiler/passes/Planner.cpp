@@ -3,6 +3,7 @@
 
 #include "target/CudaArchs.h"
 
+#include "ir/ExprVisitor.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <fmt/format.h>
@@ -50,19 +51,19 @@ const std::vector<NamedTarget> &namedTargets() {
 }
 
 void collectTableRows(const ir::Expr &e, std::set<std::pair<int, int>> &rows) {
-  if (e.kind == Kind::TableRef)
-    rows.insert({e.id, e.row});
-  for (const ir::ExprPtr &op : e.operands)
-    collectTableRows(*op, rows);
+  ir::forEachExpr(e, [&](const ir::Expr &n) {
+    if (n.kind == Kind::TableRef)
+      rows.insert({n.id, n.row});
+  });
 }
 
 void collectFieldReads(const ir::Expr &e, std::set<int> &fields) {
-  if (e.kind == Kind::FieldRef)
-    fields.insert(e.id);
-  if (e.kind == Kind::TableRef && e.indexField >= 0)
-    fields.insert(e.indexField);
-  for (const ir::ExprPtr &op : e.operands)
-    collectFieldReads(*op, fields);
+  ir::forEachExpr(e, [&](const ir::Expr &n) {
+    if (n.kind == Kind::FieldRef)
+      fields.insert(n.id);
+    if (n.kind == Kind::TableRef && n.indexField >= 0)
+      fields.insert(n.indexField);
+  });
 }
 
 int fieldBytes(const ir::Stencil &s, int field) {

@@ -1,6 +1,7 @@
 //===- SweepPlan.cpp - What each kernel of each sweep keeps where ---------===//
 #include "passes/SweepPlan.h"
 
+#include "ir/ExprVisitor.h"
 #include "passes/PlanePlan.h"
 
 #include <fmt/format.h>
@@ -29,10 +30,10 @@ struct TableRead {
 };
 
 void collectTableReads(const ir::Expr &e, std::vector<TableRead> &reads) {
-  if (e.kind == ir::Expr::Kind::TableRef)
-    reads.push_back({e.id, e.row, e.indexField});
-  for (const ir::ExprPtr &op : e.operands)
-    collectTableReads(*op, reads);
+  ir::forEachExpr(e, [&](const ir::Expr &n) {
+    if (n.kind == ir::Expr::Kind::TableRef)
+      reads.push_back({n.id, n.row, n.indexField});
+  });
 }
 
 /// The table lookups of a group's coefficient: the factors of its first term

@@ -55,8 +55,6 @@ struct TableInfo {
   int cols = 0;
 };
 
-/// Names the DSL reserves (statement keywords and built-ins), which C++ may use.
-bool isReservedInDsl(llvm::StringRef name);
 /// The DSL's name of an index field's type (uint8, uint16, int32), if it has one.
 std::optional<std::string> indexTypeName(QualType t, ASTContext &context);
 /// "float" or "double".

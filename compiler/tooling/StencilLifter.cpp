@@ -11,6 +11,7 @@
 #include "clang/AST/Type.h"
 #include "clang/Lex/Lexer.h"
 
+#include "ir/Keywords.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <fmt/format.h>
@@ -151,7 +152,7 @@ bool Lifter::assignRoles(LiftedStencil &out) {
     auto level = overwrites.find(output);
     if (level != overwrites.end()) {
       outputName += "_next";
-      while (usedNames_.count(outputName) || isReservedInDsl(outputName))
+      while (usedNames_.count(outputName) || ir::isReservedWord(outputName))
         outputName += "_";
       usedNames_.insert(outputName);
     }
@@ -264,7 +265,7 @@ std::optional<LiftedStencil> Lifter::lift(const std::string &name) {
     usedNames_.insert(a.name);
   for (const ArrayInfo &a : arrays_) {
     std::string dslName = a.name;
-    while (isReservedInDsl(dslName))
+    while (ir::isReservedWord(dslName))
       dslName += "_";
     arrayDslNames_.push_back(dslName);
   }

@@ -4,6 +4,7 @@
 #include "clang/AST/Type.h"
 #include "clang/Lex/Lexer.h"
 
+#include "ir/Keywords.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <fmt/format.h>
@@ -45,15 +46,6 @@ std::optional<Node::Kind> choiceFunction(const FunctionDecl *callee, const Sourc
 
 } // namespace
 
-/// Names the DSL reserves (statement keywords and built-ins), which C++ may use.
-bool isReservedInDsl(llvm::StringRef name) {
-  static const llvm::StringSet<> reserved = {
-      "stencil", "grid",      "type", "order", "field", "scalar", "symmetry", "points", "table",
-      "sum",     "dx",        "dy",   "dz",    "dxx",   "dyy",    "dzz",      "dxy",    "dxz",
-      "dyz",     "laplacian", "sin",  "cos",   "sqrt",  "exp",    "abs",      "min",    "max"};
-  return reserved.contains(name);
-}
-
 std::optional<std::string> indexTypeName(QualType t, ASTContext &context) {
   if (!t->isIntegerType())
     return std::nullopt;
@@ -80,7 +72,7 @@ Node Lifter::scalar(const std::string &cppName, const std::string &value) {
   auto it = scalarNames_.find(value);
   if (it == scalarNames_.end()) {
     std::string name = cppName;
-    while (isReservedInDsl(name) || usedNames_.count(name))
+    while (ir::isReservedWord(name) || usedNames_.count(name))
       name += "_";
     usedNames_.insert(name);
     scalars_.push_back({name, value, ""});
@@ -192,7 +184,7 @@ std::optional<Node> Lifter::readTable(const ArraySubscriptExpr *e) {
   if (id < 0) {
     id = int(tables_.size());
     std::string dslName = decl->getNameAsString();
-    while (isReservedInDsl(dslName))
+    while (ir::isReservedWord(dslName))
       dslName += "_";
     tables_.push_back({decl, dslName, rows, int(innerType->getSize().getSExtValue())});
   }
