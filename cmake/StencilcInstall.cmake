@@ -48,7 +48,7 @@ install(TARGETS stencilc ${STENCILC_EXPORTED_RUNTIME_LIBRARIES}
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
-install(FILES "${PROJECT_SOURCE_DIR}/runtime/src/BenchHarness.cpp"
+install(FILES "${PROJECT_SOURCE_DIR}/runtime/src/bench/BenchHarness.cpp"
   DESTINATION "${CMAKE_INSTALL_DATADIR}/stencilc")
 
 # The package: StencilcConfig.cmake, its version file, the exported targets

@@ -23,7 +23,7 @@ packages=(
   libclang-14-dev libclang-cpp14-dev
   # Used by the generated CPU kernels, the coefficient fit and image output.
   libomp-14-dev libeigen3-dev libpng-dev
-  # Fibers for the CUDA emulator (runtime/src/cuda): one per emulated GPU thread.
+  # Fibers for the CUDA emulator (runtime/src/emulator): one per emulated GPU thread.
   libboost-context-dev
   # MPI for distributed runs (runtime/src/mpi, docs/DISTRIBUTED.md): MPICH's
   # library, headers and mpiexec.

@@ -14,8 +14,8 @@
 #pragma once
 
 #include <stencilc/KernelData.h>
-#include <stencilc/LayeredIndex.h>
 #include <stencilc/Random.h>
+#include <stencilc/bench/LayeredIndex.h>
 
 #include <string>
 #include <type_traits>

@@ -1,6 +1,6 @@
 //===- DeviceTriad.cu - A STREAM-like triad on the GPU ---------------------===//
 //
-// The device counterpart of runtime/include/stencilc/Stream.h: kernels that
+// The device counterpart of runtime/include/stencilc/bench/Stream.h: kernels that
 // move memory are judged against what this GPU's memory delivers in the same
 // run (docs/DESIGN.md §Performance model). 3 x 1 GiB arrays by default, far beyond any L2 cache;
 // timed with events on one stream; the best of the trials.

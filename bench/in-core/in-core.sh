@@ -2,7 +2,7 @@
 # How far the caches and memory slow a stencil's single-sweep kernels: each
 # variant timed on one thread on an NX x NY x NZ grid, and again with every
 # field's rows overlapping within a few kilobytes so that all of them stay in
-# L1 (the kernel's in-core rate; `harness incore` in runtime/src/BenchHarness.cpp).
+# L1 (the kernel's in-core rate; `harness incore` in runtime/src/bench/BenchHarness.cpp).
 # A row near 1.0 in the last column is bound in the core at that size.
 #
 #   bench/in-core/in-core.sh STENCIL [NX NY NZ [ND [REPEATS]]]

@@ -22,8 +22,11 @@ trap 'rm -rf "$old" "$dir/harness-old" "$dir/harness-new"' EXIT
 git -C "$repo" archive "$rev" runtime | tar -x -C "$old"
 for v in old new; do
   runtime=$([ $v = old ] && echo "$old/runtime" || echo "$repo/runtime")
+  # The harness moved to src/bench/; an older REV has it in src/.
+  harness=$runtime/src/bench/BenchHarness.cpp
+  [ -f "$harness" ] || harness=$runtime/src/BenchHarness.cpp
   ${CXX:-c++} -std=c++20 -O3 -march=native -fopenmp -I"$runtime/include" -I"$dir" "$dir/$name.cpp" \
-    "$runtime/src/BenchHarness.cpp" -o "$dir/harness-$v"
+    "$harness" -o "$dir/harness-$v"
 done
 cd "$dir"
 for r in $(seq "$rounds"); do

@@ -54,11 +54,11 @@ std::uint64_t kernelDataBytes(const ir::Stencil &s, const rt::GridShape &shape, 
   return bytes;
 }
 
-/// rt::measureTriadBandwidth's arrays (runtime/include/stencilc/Stream.h):
+/// rt::measureTriadBandwidth's arrays (runtime/include/stencilc/bench/Stream.h):
 /// three of 2^25 doubles, as the harness calls it.
 constexpr std::uint64_t kTriadArrays = 3, kTriadElements = std::uint64_t(1) << 25;
 
-/// The grid that `timeTilingMatches` in runtime/src/BenchHarness.cpp checks
+/// The grid that `timeTilingMatches` in runtime/src/bench/BenchHarness.cpp checks
 /// time tiling on, twice (single steps and tiled passes).
 constexpr int kTilingCheckNx = 37, kTilingCheckNy = 21, kTilingCheckNz = 13;
 

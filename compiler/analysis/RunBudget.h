@@ -1,7 +1,7 @@
 //===- RunBudget.h - Whether a benchmark grid fits the stencil and memory --===//
 //
 // `stencilc bench` and `stencilc tune` time kernels on grids that the bench
-// harness (runtime/src/BenchHarness.cpp) allocates. A grid with fewer points
+// harness (runtime/src/bench/BenchHarness.cpp) allocates. A grid with fewer points
 // along an axis than the stencil reaches measures no real sweep, and grids
 // larger than memory kill the harness only after the kernels were generated
 // and compiled. Both are known from the stencil and the machine alone, so

@@ -12,7 +12,7 @@
 #include "eval/ReferenceEvaluator.h"
 #include "eval/RelativeError.h"
 
-#include <stencilc/Npy.h>
+#include <stencilc/io/Npy.h>
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -89,7 +89,7 @@ RuntimeFiles findRuntime() {
   if (!exe.empty() && llvm::sys::fs::exists(path(installed.includeDir, "stencilc/Kernel.h")) &&
       llvm::sys::fs::exists(installed.harness))
     return installed;
-  return {STENCILC_RUNTIME_DIR "/include", STENCILC_RUNTIME_DIR "/src/BenchHarness.cpp"};
+  return {STENCILC_RUNTIME_DIR "/include", STENCILC_RUNTIME_DIR "/src/bench/BenchHarness.cpp"};
 }
 
 /// Writes `src` with its halo as one halo-free box of type T (the harness reads it back).

@@ -27,7 +27,7 @@ struct BenchOptions {
   /// from a smooth layered model (real velocity models are layered: runs of
   /// equal index along x, a few values per depth plane).
   enum class Index { Random, Layered } index = Index::Random;
-  /// Time steps per pass of the time-tiled runs (stencilc/TimeTiling.h) to
+  /// Time steps per pass of the time-tiled runs (stencilc/timeloop/TimeTiling.h) to
   /// time, for stencils whose outputs advance time levels; empty: none.
   std::vector<int> timeDepths = {2, 4};
 };
@@ -39,7 +39,7 @@ struct BenchOptions {
 /// stdout; progress goes to stderr. Returns the process exit status.
 int runBench(const CompiledStencil &compiled, const BenchOptions &options);
 
-/// The bench harness (runtime/src/BenchHarness.cpp) compiled with a stencil's
+/// The bench harness (runtime/src/bench/BenchHarness.cpp) compiled with a stencil's
 /// generated CPU kernels and checked against the reference evaluator, in a
 /// temporary directory that goes with it (unless kept). `bench` and `tune`
 /// run it.

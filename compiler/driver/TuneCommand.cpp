@@ -180,7 +180,7 @@ std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> 
       }
     }
     if (b.timeDepth > 1) {
-      // 0 is the runtime's default tile (stencilc/TimeTiling.h): 32 x 8.
+      // 0 is the runtime's default tile (stencilc/timeloop/TimeTiling.h): 32 x 8.
       const int ty = b.timeTileY ? b.timeTileY : 32,
                 tz = b.timeTileZ ? b.timeTileZ : (s.dims == 3 ? 8 : 0);
       for (int f : {2, -2}) {

@@ -1,7 +1,7 @@
 //===- EteStencil.cpp - ETE fits for the tables of a stencil ---------------===//
 #include "seismic/EteStencil.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <fstream>
 #include <numeric>

@@ -1,7 +1,7 @@
 //===- AsyncSnapshotWriter.h - Snapshot files written by a thread of its own ===//
 //
 // The disk strategy's forward pass hands each snapshot to this writer and
-// steps on while a thread writes the file (stencilc/BackgroundWriter.h;
+// steps on while a thread writes the file (stencilc/io/BackgroundWriter.h;
 // docs/SEISMIC.md §Reverse-time migration: the share of I/O hidden behind
 // compute is reported). At most `maxPending` snapshots wait in memory; a
 // faster time loop waits for the writer rather than piling them up. The first
@@ -13,7 +13,7 @@
 
 #include "SnapshotFile.h"
 
-#include "stencilc/BackgroundWriter.h"
+#include "stencilc/io/BackgroundWriter.h"
 
 #include <string>
 #include <utility>

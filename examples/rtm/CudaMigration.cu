@@ -5,10 +5,10 @@
 #include "DeviceKernels.h"
 #include "ShotFiles.h"
 
-#include "stencilc/Npy.h"
-#include "stencilc/Revolve.h"
 #include "stencilc/cuda/DeviceSnapshotWriter.h"
 #include "stencilc/cuda/Streams.h"
+#include "stencilc/io/Npy.h"
+#include "stencilc/timeloop/Revolve.h"
 
 #include <chrono>
 #include <cstdio>

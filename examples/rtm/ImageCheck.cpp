@@ -17,7 +17,7 @@
 // 1 if any reflector of any column fails, 2 on bad input.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <algorithm>
 #include <cerrno>

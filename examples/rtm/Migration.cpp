@@ -5,7 +5,7 @@
 #include "ShotFiles.h"
 #include "SnapshotFile.h"
 
-#include "stencilc/Revolve.h"
+#include "stencilc/timeloop/Revolve.h"
 
 #include <fmt/format.h>
 

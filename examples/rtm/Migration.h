@@ -11,7 +11,7 @@
 //   disk     every imaged u written to a snapshot file by a writer thread
 //            during the forward pass, read back during the backward one;
 //   revolve  s checkpoints of the forward state (u at two levels) placed by
-//            Griewank and Walther's binomial schedule (stencilc/Revolve.h),
+//            Griewank and Walther's binomial schedule (stencilc/timeloop/Revolve.h),
 //            the forward field recomputed from them.
 //
 // All three image the same u (the same kernels, the same steps) in the same
@@ -22,7 +22,7 @@
 
 #include "Propagator.h"
 
-#include "stencilc/Progress.h"
+#include "stencilc/io/Progress.h"
 
 #include <array>
 #include <functional>

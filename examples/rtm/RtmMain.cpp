@@ -28,8 +28,8 @@
 #include "Propagator.h"
 #include "RunGeometry.h"
 
-#include "stencilc/Progress.h"
-#include "stencilc/Revolve.h"
+#include "stencilc/io/Progress.h"
+#include "stencilc/timeloop/Revolve.h"
 
 #include "llvm/Support/CommandLine.h"
 

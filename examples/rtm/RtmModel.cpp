@@ -1,7 +1,7 @@
 //===- RtmModel.cpp - The synthetic model the imaging example migrates -----===//
 #include "RtmModel.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 //===- RunFiles.cpp - What an imaging run leaves for scripts/plot.py -------===//
 #include "RunFiles.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <fmt/format.h>
 

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "SegyModel.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <fmt/format.h>
 

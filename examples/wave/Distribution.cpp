@@ -1,7 +1,7 @@
 //===- Distribution.cpp ---------------------------------------------------===//
 #include "Distribution.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <fstream>
 #include <stdexcept>

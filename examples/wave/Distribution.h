@@ -11,8 +11,8 @@
 
 #include "stencilc/Grid.h"
 #include "stencilc/Kernel.h"
-#include "stencilc/Png.h"
-#include "stencilc/TimeTiling.h"
+#include "stencilc/io/Png.h"
+#include "stencilc/timeloop/TimeTiling.h"
 
 #include <functional>
 #include <memory>

@@ -14,7 +14,7 @@
 
 #include "stencilc/Grid.h"
 #include "stencilc/Kernel.h"
-#include "stencilc/TimeTiling.h"
+#include "stencilc/timeloop/TimeTiling.h"
 
 #include <functional>
 #include <memory>
@@ -104,7 +104,7 @@ public:
       std::function<void(rt::ErasedArgs &args, int count, const rt::AfterBox &afterBox)>;
 
   /// `count` steps in passes of `tiling.depth` steps (temporal blocking,
-  /// stencilc/TimeTiling.h), bit for bit what `count` calls of step() give
+  /// stencilc/timeloop/TimeTiling.h), bit for bit what `count` calls of step() give
   /// with injectionsAt(s) added after step s. Without `runner` (one process)
   /// every injection must lie in the grid's interior; with it, in the grid or
   /// its halo, where a runner's boxes may reach. Throws

@@ -3,7 +3,7 @@
 
 #include "Geometry.h"
 
-#include "stencilc/Png.h"
+#include "stencilc/io/Png.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 //===- SnapshotWriter.cpp - A snapshot's picture and array files ----------===//
 #include "SnapshotWriter.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 namespace wave {
 

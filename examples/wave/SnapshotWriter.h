@@ -2,7 +2,7 @@
 //
 // Snapshot output overlaps computation, as in docs/DESIGN.md §Runtime [2]. Here the time
 // loop copies the slices it wants to keep (small next to a step) and hands
-// them to a writer thread (stencilc/BackgroundWriter.h), which encodes the
+// them to a writer thread (stencilc/io/BackgroundWriter.h), which encodes the
 // PNG and .npy files while the next steps compute. At most `maxPending`
 // snapshots wait; a faster producer waits for the writer rather than piling
 // up memory; a write's error is rethrown by the next submit() or drain().
@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "stencilc/BackgroundWriter.h"
-#include "stencilc/Png.h"
+#include "stencilc/io/BackgroundWriter.h"
+#include "stencilc/io/Png.h"
 
 #include <string>
 

@@ -23,8 +23,8 @@
 #include "ShotRecord.h"
 #include "SnapshotWriter.h"
 
-#include "stencilc/Npy.h"
-#include "stencilc/Progress.h"
+#include "stencilc/io/Npy.h"
+#include "stencilc/io/Progress.h"
 
 #include "llvm/Support/CommandLine.h"
 

@@ -11,7 +11,7 @@
 #include "TimeTilingCheck.h"
 
 #include <stencilc/KernelData.h>
-#include <stencilc/TimeTiling.h>
+#include <stencilc/timeloop/TimeTiling.h>
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 // the imaging example's CUDA path against its CPU path (tests/seismic).
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <cmath>
 #include <cstdio>

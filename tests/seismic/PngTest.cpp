@@ -5,7 +5,7 @@
 // libpng's own reader) with the colours of its values, scaled as asked.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/Png.h"
+#include "stencilc/io/Png.h"
 
 #include <png.h>
 

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "SegyGather.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <cmath>
 #include <cstdio>

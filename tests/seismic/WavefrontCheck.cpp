@@ -10,7 +10,7 @@
 // of EXPECTED_RADIUS, 1 otherwise, printing what it found.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <cmath>
 #include <cstdio>

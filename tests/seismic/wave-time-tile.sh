@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # wave-time-tile.sh WAVE OPERATOR VARIANT DEPTH WORK_DIR
 #
-# Temporal blocking in the wave example (--time-tile, stencilc/TimeTiling.h)
+# Temporal blocking in the wave example (--time-tile, stencilc/timeloop/TimeTiling.h)
 # must not change a bit: the same run with one sweep a step and with DEPTH
 # steps a pass writes the same seismogram, snapshots and final wavefield
 # (byte-identical .npy files). 31 steps with snapshots every 10: passes end

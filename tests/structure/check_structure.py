@@ -30,7 +30,7 @@ RUNTIME_DATA_HEADERS = {
     "stencilc/Grid.h",
     "stencilc/CoefficientTable.h",
     "stencilc/KernelData.h",
-    "stencilc/Npy.h",
+    "stencilc/io/Npy.h",
 }
 MAX_LINES = 700
 # path relative to the root -> why it may be longer

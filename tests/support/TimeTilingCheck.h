@@ -1,6 +1,6 @@
 //===- TimeTilingCheck.h - Temporal blocking against single steps ---------===//
 //
-// rt::runTimeTiledBoxes (stencilc/TimeTiling.h) must give T single steps bit
+// rt::runTimeTiledBoxes (stencilc/timeloop/TimeTiling.h) must give T single steps bit
 // for bit, whatever runs each box: the generated CPU kernels
 // (tests/kernels/TimeTilingTest.cpp) or the CUDA kernels through the emulator
 // (tests/cuda/CudaTimeTilingTest.cpp). For one kernel and each of its
@@ -20,7 +20,7 @@
 #include "KernelComparison.h"
 
 #include <stencilc/KernelData.h>
-#include <stencilc/TimeTiling.h>
+#include <stencilc/timeloop/TimeTiling.h>
 
 #include <gtest/gtest.h>
 

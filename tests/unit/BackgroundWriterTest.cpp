@@ -1,12 +1,12 @@
 //===- BackgroundWriterTest.cpp - Files written by a thread of their own ---===//
 //
-// runtime/include/stencilc/BackgroundWriter.h: every job written, in order;
+// runtime/include/stencilc/io/BackgroundWriter.h: every job written, in order;
 // at most maxPending waiting while the thread writes (a further submit()
 // waits); the first error handed back to the caller, and nothing written
 // after it.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/BackgroundWriter.h"
+#include "stencilc/io/BackgroundWriter.h"
 
 #include <gtest/gtest.h>
 

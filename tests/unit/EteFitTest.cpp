@@ -11,7 +11,7 @@
 #include "frontend/Frontend.h"
 #include "seismic/EteStencil.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -2,8 +2,8 @@
 #include "stencilc/Grid.h"
 #include "stencilc/CoefficientTable.h"
 #include "stencilc/IndexArray.h"
-#include "stencilc/Npy.h"
-#include "stencilc/RawIO.h"
+#include "stencilc/io/Npy.h"
+#include "stencilc/io/RawIO.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 //===- ProgressTest.cpp - The progress line of long loops ------------------===//
 //
-// runtime/include/stencilc/Progress.h: the line's text (rate, time left), that
+// runtime/include/stencilc/io/Progress.h: the line's text (rate, time left), that
 // a disabled line (stderr not a terminal) writes nothing, and that an enabled
 // one rewrites itself in place, keeps notes whole and is erased at the end.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/Progress.h"
+#include "stencilc/io/Progress.h"
 
 #include <gtest/gtest.h>
 

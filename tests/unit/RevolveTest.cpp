@@ -7,7 +7,7 @@
 // dynamic programme over all checkpoint placements confirms for small n.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/Revolve.h"
+#include "stencilc/timeloop/Revolve.h"
 
 #include <gtest/gtest.h>
 

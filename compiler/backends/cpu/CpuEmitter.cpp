@@ -601,7 +601,7 @@ private:
       origin += "/// " + line.str() + "\n";
     return fmt::format(
         "/// The options run() takes when given none, and the time steps per pass (with\n"
-        "/// their tiles) for rt::runTimeTiled (stencilc/TimeTiling.h; depth 1: single\n"
+        "/// their tiles) for rt::runTimeTiled (stencilc/timeloop/TimeTiling.h; depth 1: single\n"
         "/// sweeps).\n{}"
         "inline constexpr rt::RunOptions kDefaultOptions{{rt::Variant::{}, {}, {}, "
         "std::nullopt}};\n"

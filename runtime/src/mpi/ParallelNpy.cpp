@@ -1,7 +1,7 @@
 //===- ParallelNpy.cpp ----------------------------------------------------===//
 #include "stencilc/mpi/ParallelNpy.h"
 
-#include "stencilc/Npy.h"
+#include "stencilc/io/Npy.h"
 
 #include <algorithm>
 #include <sstream>

@@ -47,7 +47,7 @@
 
 #else // the CPU emulator
 
-#include "stencilc/cuda/Emulator.h"
+#include "stencilc/emulator/Emulator.h"
 
 #define STENCILC_LAUNCH(kernel, grid, block, sharedBytes, stream)                                  \
   ::stencilc::cuda::emu::Launch(kernel, #kernel, (grid), (block), (sharedBytes), (stream))

@@ -27,9 +27,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "stencilc/Npy.h"
 #include "stencilc/cuda/DeviceGrid.h"
 #include "stencilc/cuda/Streams.h"
+#include "stencilc/io/Npy.h"
 
 #include <chrono>
 #include <condition_variable>

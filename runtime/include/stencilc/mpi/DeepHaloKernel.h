@@ -13,9 +13,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "stencilc/TimeTiling.h"
 #include "stencilc/mpi/DistributedKernel.h"
 #include "stencilc/mpi/FieldExchanges.h"
+#include "stencilc/timeloop/TimeTiling.h"
 
 #include <memory>
 #include <vector>
@@ -51,7 +51,7 @@ public:
   void run(ErasedArgs &local, int steps, const RunBox &runBox, const AfterBox &afterBox = {});
 
   /// The same with each round's steps tiled for the cache as rt::runTimeTiled
-  /// tiles a pass (stencilc/TimeTiling.h): parallelogram tiles of
+  /// tiles a pass (stencilc/timeloop/TimeTiling.h): parallelogram tiles of
   /// tiling.tileX x tileY x tileZ (0: as runTimeTiled) laid over the round's
   /// step boxes, the tiles on the OpenMP threads (rt::runTimeTilePass), each (tile,
   /// step) box one call of the kernel with `options` and then of `afterBox`

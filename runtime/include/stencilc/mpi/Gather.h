@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "stencilc/Png.h"
+#include "stencilc/io/Png.h"
 
 #include <mpi.h>
 

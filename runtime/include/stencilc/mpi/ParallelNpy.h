@@ -1,6 +1,6 @@
 //===- ParallelNpy.h - One .npy file, each rank reading or writing its box -===//
 //
-// A 3D array in a .npy file (x fastest, as stencilc/Npy.h writes a grid's
+// A 3D array in a .npy file (x fastest, as stencilc/io/Npy.h writes a grid's
 // interior), accessed with MPI-IO: every rank reads or writes only its own
 // box, through a subarray file view, so nothing goes through one rank and the
 // file is byte for byte the one a single process writes (docs/DISTRIBUTED.md

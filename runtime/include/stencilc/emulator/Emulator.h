@@ -44,7 +44,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "stencilc/cuda/HostApi.h"
+#include "stencilc/emulator/HostApi.h"
 
 #include <atomic>
 #include <cstddef>

@@ -1,5 +1,5 @@
 //===- Png.cpp - Wavefield slices and seismograms as colour-mapped PNG -----===//
-#include "stencilc/Png.h"
+#include "stencilc/io/Png.h"
 
 #include <png.h>
 

@@ -12,7 +12,7 @@
 //       (median of REPEATS steps after a warm-up step); with SEARCH, first
 //       searches tile sizes for blocked and planes. DEPTHS ("2,4", or "0" for
 //       none) are the time steps per pass of the time-tiled runs to time
-//       (stencilc/TimeTiling.h), naive and blocked inside the tiles, after
+//       (stencilc/timeloop/TimeTiling.h), naive and blocked inside the tiles, after
 //       checking on a small odd grid that they give single steps bit for bit.
 //       INDEX is how index fields are filled: "random" (uniform over ND
 //       values) or "layered" (a smooth layered model, rt::fillLayered).
@@ -51,12 +51,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include <stencilc/KernelData.h>
-#include <stencilc/LayeredIndex.h>
-#include <stencilc/Npy.h>
-#include <stencilc/Peak.h>
-#include <stencilc/Progress.h>
-#include <stencilc/Stream.h>
-#include <stencilc/TimeTiling.h>
+#include <stencilc/bench/LayeredIndex.h>
+#include <stencilc/bench/Peak.h>
+#include <stencilc/bench/Stream.h>
+#include <stencilc/io/Npy.h>
+#include <stencilc/io/Progress.h>
+#include <stencilc/timeloop/TimeTiling.h>
 
 #include <algorithm>
 #include <chrono>

@@ -15,7 +15,7 @@
 #pragma once
 
 #include "stencilc/Grid.h"
-#include "stencilc/RawIO.h"
+#include "stencilc/io/RawIO.h"
 
 #include <cctype>
 #include <cstdint>

@@ -1,10 +1,10 @@
 //===- HostApi.cpp - The emulator's CUDA runtime API on host memory -------===//
 //
-// See stencilc/cuda/HostApi.h for what is emulated. Device allocations are
+// See stencilc/emulator/HostApi.h for what is emulated. Device allocations are
 // kept in an ordered map so that every copy can be checked against them.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/cuda/HostApi.h"
+#include "stencilc/emulator/HostApi.h"
 
 #include <algorithm>
 #include <chrono>

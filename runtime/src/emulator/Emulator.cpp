@@ -1,6 +1,6 @@
 //===- Emulator.cpp - Blocks of fibers with real barrier semantics --------===//
 //
-// See stencilc/cuda/Emulator.h for the semantics. Each OS thread that runs
+// See stencilc/emulator/Emulator.h for the semantics. Each OS thread that runs
 // blocks owns a BlockRunner: the fibers of the block it is running, a pool of
 // fiber stacks reused from block to block, and the block's dynamic shared
 // memory. The runner resumes the block's threads one by one in the
@@ -9,7 +9,7 @@
 // reached, and starts the next interval.
 //
 //===----------------------------------------------------------------------===//
-#include "stencilc/cuda/Emulator.h"
+#include "stencilc/emulator/Emulator.h"
 
 #include "stencilc/AlignedBuffer.h"
 
