@@ -92,6 +92,18 @@ const char *nodeKindName(NodeKind k) {
   return "?";
 }
 
+const char *xLoopReason(XLoop x) {
+  switch (x) {
+  case XLoop::WholeBlocks: return "whole vector blocks";
+  case XLoop::SeveralPlanes: return "several output planes per x loop";
+  case XLoop::PartialSums: return "it adds to partial sums";
+  case XLoop::StagedElsewhere: return "it reads table rows another function staged";
+  case XLoop::NotVectorArithmetic: return "a factor has no lane-by-lane spelling";
+  case XLoop::NothingToGain: return "no table it stages and no row read at enough x offsets";
+  }
+  return "?";
+}
+
 const char *functionKindName(FunctionKind k) {
   switch (k) {
   case FunctionKind::Row: return "row";

@@ -17,9 +17,10 @@
 //   sums       of coefficient groups at a point, into a value or a partial
 //              sum, then accumulate-into-partial-sum and store.
 //
-// `lowerToKernels` builds it from the sweep plan for one target; the printers
-// in backends/ walk it (backends/KernelWalker.h) and differ only in how a
-// loop, a read or a stage is spelled. `stencilc dump-kernel` prints it.
+// The pipeline's lower-cpu and lower-cuda passes build it from the sweep plan
+// (lowerToKernels), with every decision the printers print recorded in it;
+// the printers in backends/ walk it (backends/KernelWalker.h) and differ only
+// in how a loop, a read or a stage is spelled. `stencilc dump-kernel` prints it.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -227,15 +228,25 @@ struct ShiftedRow {
   int field = -1, dy = 0, dz = 0, below = 0, above = 0;
 };
 
+/// CPU rows: how the x loop runs, and why (kernel/VectorBlocks.cpp decides).
+enum class XLoop {
+  WholeBlocks,         ///< whole blocks of kW points on vectors, the last, shorter one a point loop
+  SeveralPlanes,       ///< a point loop: several output planes per x loop
+  PartialSums,         ///< a point loop: the row adds to partial sums
+  StagedElsewhere,     ///< a point loop: the row reads table rows another function staged
+  NotVectorArithmetic, ///< a point loop: some factor has no lane-by-lane spelling
+  NothingToGain,       ///< a point loop: no table it stages, no row read at enough x offsets
+};
+const char *xLoopReason(XLoop x); // "several output planes per x loop", ...
+
 struct Function {
   std::string name;
   FunctionKind kind = FunctionKind::Row;
   std::string note;
   Params params;
-  int outputPlanes = 1; ///< output planes per x loop (CPU rows)
-  /// CPU rows: the x loop runs whole blocks of kW points on vectors, the last,
-  /// shorter block as a point loop (kernel/VectorBlocks.cpp says when).
-  bool wholeBlocks = false;
+  int outputPlanes = 1;               ///< output planes per x loop (CPU rows)
+  XLoop xLoop = XLoop::NothingToGain; ///< CPU rows
+  bool wholeBlocks() const { return xLoop == XLoop::WholeBlocks; }
   std::vector<ShiftedRow> shiftedRows; ///< CPU rows with whole blocks: rows cut from vectors
   int ringDzMin = 0, ringDzMax = 0;    ///< partial-sum ring of a marching kernel
   int ringOutputs = 0;                 ///< outputs with partial sums

@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernel/KernelIR.h"
-#include "passes/Pipeline.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -54,7 +53,7 @@ public:
     os_ << "\n";
     if (f.outputPlanes > 1)
       os_ << fmt::format("    output planes per x loop: {}\n", f.outputPlanes);
-    if (f.wholeBlocks)
+    if (f.wholeBlocks())
       os_ << "    x loop: whole vector blocks, the last one a point loop\n";
     for (const ShiftedRow &r : f.shiftedRows)
       os_ << fmt::format("    shifted row {}(dy {:+}, dz {:+}): x neighbours {}..{} cut from whole "
@@ -242,21 +241,6 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
                       l.arch == module.plannedArch ? ", planned for" : "");
 }
 
-namespace {
-
-/// Why a CPU row function's x loop is a point loop (VectorBlocks.cpp has the rule).
-std::string pointLoopReason(const Function &f) {
-  if (f.outputPlanes > 1)
-    return "several output planes per x loop";
-  if (f.params.partialSums)
-    return "it adds to partial sums";
-  if (f.params.stagedRows)
-    return "it reads table rows another function staged";
-  return "no table it stages, no row read at enough x offsets, or not vector arithmetic";
-}
-
-} // namespace
-
 void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os) {
   const char *pass = module.target == Target::Cpu ? "lower-cpu" : "lower-cuda";
   for (const SweepKernels &sweep : module.sweeps) {
@@ -268,9 +252,9 @@ void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_
     for (const Function &f : sweep.functions) {
       if (f.kind != FunctionKind::Row)
         continue;
-      if (!f.wholeBlocks) {
+      if (!f.wholeBlocks()) {
         os << fmt::format("{}:   {}: an omp simd point loop ({})\n", pass, f.name,
-                          pointLoopReason(f));
+                          xLoopReason(f.xLoop));
         continue;
       }
       std::vector<std::string> rows;

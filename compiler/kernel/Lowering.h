@@ -12,7 +12,7 @@ KernelModule lowerCpu(const CompiledStencil &compiled);
 KernelModule lowerCuda(const CompiledStencil &compiled);
 
 /// Decides which CPU row functions of `sweep` run whole vector blocks and
-/// which rows they cut from whole vectors (Function::wholeBlocks, shiftedRows).
+/// which rows they cut from whole vectors (Function::xLoop, shiftedRows).
 void planVectorBlocks(const ir::Stencil &s, const LinearStencil &linear, SweepKernels &sweep);
 
 /// Whether an update stores over a time field (in place) that a later update of

@@ -8,7 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kernel/Lowering.h"
-#include "passes/Pipeline.h"
 
 namespace stencilc::kernel {
 

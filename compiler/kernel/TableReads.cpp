@@ -1,7 +1,6 @@
 //===- TableReads.cpp -----------------------------------------------------===//
 #include "kernel/TableReads.h"
 #include "ir/ExprVisitor.h"
-#include "passes/Pipeline.h"
 
 #include <algorithm>
 

@@ -148,9 +148,13 @@ void planRow(const ir::Stencil &s, const LinearStencil &linear, Function &f) {
     if (shiftable(dx))
       rows.push_back({std::get<0>(row), std::get<1>(row), std::get<2>(row),
                       std::max(0, -*dx.begin()), std::max(0, *dx.rbegin())});
-  f.wholeBlocks = !staged && f.outputPlanes == 1 && !f.params.partialSums &&
-                  isVectorBody(s, linear, statements) && (reads.tables || !rows.empty());
-  if (f.wholeBlocks && !stages)
+  f.xLoop = f.outputPlanes > 1                     ? XLoop::SeveralPlanes
+            : f.params.partialSums                 ? XLoop::PartialSums
+            : staged                               ? XLoop::StagedElsewhere
+            : !isVectorBody(s, linear, statements) ? XLoop::NotVectorArithmetic
+            : !reads.tables && rows.empty()        ? XLoop::NothingToGain
+                                                   : XLoop::WholeBlocks;
+  if (f.wholeBlocks() && !stages)
     f.shiftedRows = std::move(rows);
 }
 

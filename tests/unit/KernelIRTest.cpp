@@ -494,7 +494,7 @@ TEST(KernelIR, CpuRowsRecordWholeBlocksAndShiftedRows) {
   {
     Lowered l = lower("acoustic_iso8", Target::Cpu);
     const Function &row = function(l.module.sweeps.at(0), "sweep0_row");
-    EXPECT_TRUE(row.wholeBlocks);
+    EXPECT_TRUE(row.wholeBlocks());
     ASSERT_EQ(row.shiftedRows.size(), 1u);
     const ShiftedRow &u = row.shiftedRows.front();
     EXPECT_EQ(l.compiled().stencil->fields[u.field].name, "u");
@@ -508,7 +508,7 @@ TEST(KernelIR, CpuRowsRecordWholeBlocksAndShiftedRows) {
   {
     Lowered l = lower("ete37", Target::Cpu);
     const Function &row = function(l.module.sweeps.at(0), "sweep0_row");
-    EXPECT_TRUE(row.wholeBlocks);
+    EXPECT_TRUE(row.wholeBlocks());
     EXPECT_TRUE(row.shiftedRows.empty());
   }
   // Functions that add to partial sums, or compute several planes per x loop, are point loops.
@@ -519,9 +519,13 @@ TEST(KernelIR, CpuRowsRecordWholeBlocksAndShiftedRows) {
     Lowered l = lower(example, Target::Cpu, options);
     for (const SweepKernels &sweep : l.module.sweeps)
       for (const Function &f : sweep.functions) {
-        if (f.params.partialSums || f.outputPlanes > 1 || f.kind != FunctionKind::Row)
-          EXPECT_FALSE(f.wholeBlocks) << f.name;
-        if (!f.wholeBlocks)
+        if (f.kind != FunctionKind::Row)
+          continue;
+        if (f.outputPlanes > 1)
+          EXPECT_EQ(f.xLoop, XLoop::SeveralPlanes) << f.name;
+        else if (f.params.partialSums)
+          EXPECT_EQ(f.xLoop, XLoop::PartialSums) << f.name;
+        if (!f.wholeBlocks())
           EXPECT_TRUE(f.shiftedRows.empty()) << f.name;
       }
   }

@@ -110,7 +110,7 @@ private:
     // Whole blocks of kW points on rt::Vec values where the lowering says so
     // (kernel/VectorBlocks.cpp); the last, partial block is a point loop, its
     // coefficients staged in memory.
-    const bool wholeBlocks = f.wholeBlocks;
+    const bool wholeBlocks = f.wholeBlocks();
     if (!uses.usesTables() && !wholeBlocks) {
       out += "#pragma omp simd\n  for (std::ptrdiff_t x = xBegin; x < xEnd; ++x) {\n";
       out += body;
