@@ -188,16 +188,16 @@ def plot_seismogram(g, run_dir, out, percentile):
     nx = g["shape"][0]
     d = load(os.path.join(run_dir, "seismogram.npy"))
     if d.ndim != 2 or d.shape[1] != nx:
-        raise PlotError("seismogram.npy: shape %s, expected (steps, %d)" % (d.shape, nx))
-    steps = d.shape[0]
+        raise PlotError("seismogram.npy: shape %s, expected (samples, %d)" % (d.shape, nx))
+    samples = d.shape[0]
     dt = g["dt"]
     x = axis(g, 0)
     clip = clip_of(d, percentile)
     fig, ax = plt.subplots(figsize=(7, 8))
     dx = g["spacing"][0]
-    # Sample t is recorded after step t + 1, at time (t + 1) dt.
+    # Sample s is the field at t = s dt (docs/SEISMIC.md §Conventions).
     im = ax.imshow(d, cmap="gray_r", vmin=-clip, vmax=clip, aspect="auto",
-                   extent=[x[0] - dx / 2, x[-1] + dx / 2, (steps + 0.5) * dt, 0.5 * dt],
+                   extent=[x[0] - dx / 2, x[-1] + dx / 2, (samples - 0.5) * dt, -0.5 * dt],
                    interpolation="bilinear")
     sx = source_position(g)[0]
     ax.axvline(sx, color="red", linewidth=0.8, linestyle=":", label="source x")
@@ -279,8 +279,9 @@ def plot_rtm_models(g, run_dir, out):
 
 
 def load_gather(g, run_dir, name):
-    steps, count = g["steps"], g["receivers"]["count"]
-    return load(os.path.join(run_dir, name), (steps, count))
+    # One sample a step, and sample 0 at t = 0 (docs/SEISMIC.md §Conventions).
+    samples, count = g["steps"] + 1, g["receivers"]["count"]
+    return load(os.path.join(run_dir, name), (samples, count))
 
 
 def plot_rtm_gathers(g, run_dir, out, percentile):
@@ -288,16 +289,16 @@ def plot_rtm_gathers(g, run_dir, out, percentile):
     if os.path.exists(os.path.join(run_dir, "shot_reflections.npy")):
         panels.append(("Reflections migrated (less the smoothed model's data)",
                        load_gather(g, run_dir, "shot_reflections.npy")))
-    dt, steps = g["dt"], g["steps"]
+    dt, samples = g["dt"], g["steps"] + 1
     x, dx = receiver_x(g), g["spacing"][0]
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 7), sharey=True,
                              squeeze=False, constrained_layout=True)
     sx = source_position(g)[0]
     for ax, (title, d) in zip(axes[0], panels):
         clip = clip_of(d, percentile)
-        # Sample t is recorded after step t + 1, at time (t + 1) dt.
+        # Sample s is the field at t = s dt.
         im = ax.imshow(d, cmap="gray_r", vmin=-clip, vmax=clip, aspect="auto",
-                       extent=[x[0] - dx / 2, x[-1] + dx / 2, (steps + 0.5) * dt, 0.5 * dt],
+                       extent=[x[0] - dx / 2, x[-1] + dx / 2, (samples - 0.5) * dt, -0.5 * dt],
                        interpolation="bilinear")
         ax.axvline(sx, color="red", linewidth=0.8, linestyle=":", label="source x")
         ax.set_xlabel("receiver x (m)")

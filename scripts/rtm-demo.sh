@@ -48,6 +48,6 @@ echo "  $out/figures/migration_velocity.png  the smoothed model the data are mig
 echo "  $out/figures/snapshot_*_xz.png       the middle shot's wavefield in the true model"
 echo "  $out/figures/shot_gather.png         its data as recorded, and the reflections migrated"
 echo "  $out/figures/image.png               the image, the model's interfaces dotted over it"
-echo "Arrays (numpy.load(path)[i, j, k] is grid point (i, j, k), depth last):"
+echo "Arrays (shape (nz, ny, nx): numpy.load(path)[k, j, i] is grid point (i, j, k)):"
 echo "  $out/model.npy   the true velocity (m/s)"
 echo "  $out/image.npy   the migrated image (source-illumination normalised, -laplacian filtered)"

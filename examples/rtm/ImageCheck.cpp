@@ -3,8 +3,8 @@
 //   rtm-image-check DIR [--min-ratio R] [--tolerance CELLS] [--window CELLS]
 //                       [--from PERCENT] [--to PERCENT]
 //
-// Reads DIR/model.npy and DIR/image.npy (float32, shape (nx, ny, nz), depth
-// last, as rtm writes them) and, in every nx/20-th column of the middle y
+// Reads DIR/model.npy and DIR/image.npy (float32, shape (nz, ny, nx), as rtm
+// writes them: docs/SEISMIC.md §Conventions) and, in every nx/20-th column of the middle y
 // plane with x from --from to --to percent of nx (default 30 to 70, where
 // shots on both sides illuminate the reflectors), finds the reflectors in the
 // model (a step up of more than 100 m/s between two cells) and, around each,
@@ -45,11 +45,12 @@ struct Options {
 
 struct Volume {
   int nx = 0, ny = 0, nz = 0;
-  std::vector<float> values; // z fastest
-  float at(int i, int j, int k) const { return values[(size_t(i) * ny + j) * nz + k]; }
+  std::vector<float> values; // x fastest
+  float at(int i, int j, int k) const { return values[(size_t(k) * ny + j) * nx + i]; }
 };
 
-Volume readDepthLast(const std::string &path) {
+/// A C-order float32 volume of shape (nz, ny, nx).
+Volume readVolume(const std::string &path) {
   std::ifstream is(path, std::ios::binary);
   if (!is)
     throw std::runtime_error(path + ": cannot open");
@@ -61,7 +62,7 @@ Volume readDepthLast(const std::string &path) {
   }
   if (header.descr != "<f4" || header.fortranOrder || header.shape.size() != 3)
     throw std::runtime_error(path + ": expected a C-order float32 array of rank 3");
-  Volume v{int(header.shape[0]), int(header.shape[1]), int(header.shape[2]), {}};
+  Volume v{int(header.shape[2]), int(header.shape[1]), int(header.shape[0]), {}};
   v.values.resize(size_t(v.nx) * v.ny * v.nz);
   if (!is.read(reinterpret_cast<char *>(v.values.data()),
                std::streamsize(v.values.size() * sizeof(float))))
@@ -77,8 +78,8 @@ struct Range {
 };
 
 int check(const std::string &dir, const Options &o) {
-  const Volume model = readDepthLast(dir + "/model.npy");
-  const Volume image = readDepthLast(dir + "/image.npy");
+  const Volume model = readVolume(dir + "/model.npy");
+  const Volume image = readVolume(dir + "/image.npy");
   if (model.nx != image.nx || model.ny != image.ny || model.nz != image.nz)
     throw std::runtime_error("model.npy and image.npy differ in shape");
   const int j = model.ny / 2;

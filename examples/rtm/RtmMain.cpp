@@ -10,8 +10,8 @@
 // the adjoint kernels that `stencilc gen --adjoint` derives from the wave
 // example's stencils. Each storage strategy named migrates every shot; their
 // images must be equal bit for bit, and the run reports the memory and time
-// of each. Writes model.npy (the true velocity) and image.npy, both indexed
-// like the grid with depth last, into --out, and beside them what
+// of each. Writes model.npy (the true velocity) and image.npy, both of shape
+// (nz, ny, nx) like every volume the examples read and write, into --out, and beside them what
 // scripts/plot.py draws the run's figures from (RunFiles.h; docs/SEISMIC.md
 // §Reverse-time migration). A progress line on stderr when it is a terminal.
 // --backend cuda steps, injects and images on the device (CudaMigration.h):
@@ -28,6 +28,7 @@
 #include "Propagator.h"
 #include "RunGeometry.h"
 
+#include "stencilc/io/Npy.h"
 #include "stencilc/io/Progress.h"
 #include "stencilc/timeloop/Revolve.h"
 
@@ -168,7 +169,7 @@ void checkWritable(const std::string &dir, const char *option) {
 
 /// Writes through a temporary file, so that a failed run leaves no partial file.
 void writeVolume(const rt::Grid<float> &grid, const std::string &path) {
-  writeAtomically(path, [&](const std::string &tmp) { writeDepthLastNpy(grid, tmp); });
+  writeAtomically(path, [&](const std::string &tmp) { rt::writeNpy(grid, tmp); });
 }
 
 /// Forward and adjoint steps of the whole run, for the progress line: each
@@ -411,7 +412,6 @@ int run() {
   geometry.program = "rtm";
   geometry.receiverFirst = receivers.front()[0];
   geometry.receiverCount = int(receivers.size());
-  geometry.volumeAxes = "xyz";
   geometry.shots = sources;
   seisio::writeRunGeometry(out + "/geometry.json", geometry);
   writeVolume(vSmooth, out + "/migration_model.npy");
@@ -458,8 +458,8 @@ int run() {
   if (images.size() > 1)
     fmt::print("the images of every storage strategy are bit-identical\n");
   fmt::print("wrote {}/model.npy (true velocity), migration_model.npy (the smoothed one) and "
-             "image.npy (the image), shape (nx, ny, nz) = ({}, {}, {}), depth last; "
-             "shot_gather.npy and shot_reflections.npy (shot {}, (steps, receivers)), {} "
+             "image.npy (the image), shape (nz, ny, nx) = ({}, {}, {}); "
+             "shot_gather.npy and shot_reflections.npy (shot {}, (samples, receivers)), {} "
              "snapshot_*_xz.npy and geometry.json for scripts/plot.py\n",
              out, n.nx, n.ny, n.nz, figures.shot + 1, figures.slices.size());
   return 0;

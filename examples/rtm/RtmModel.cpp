@@ -1,11 +1,8 @@
 //===- RtmModel.cpp - The synthetic model the imaging example migrates -----===//
 #include "RtmModel.h"
 
-#include "stencilc/io/Npy.h"
-
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <stdexcept>
 
 namespace rtm {
@@ -90,23 +87,6 @@ rt::Grid<float> smoothModel(const ModelSize &size, double h, int halo, double sm
       at(plane, i, k) = sum;
     }
   return gridOf(size, halo, [&](int i, int, int k) { return at(plane, i, k); });
-}
-
-void writeDepthLastNpy(const rt::Grid<float> &grid, const std::string &path) {
-  std::ofstream os(path, std::ios::binary | std::ios::trunc);
-  if (!os)
-    throw std::runtime_error(path + ": cannot open for writing");
-  os << rt::formatNpyHeader("<f4", {grid.nx(), grid.ny(), grid.nz()});
-  std::vector<float> column(size_t(grid.nz()));
-  for (int i = 0; i < grid.nx(); ++i)
-    for (int j = 0; j < grid.ny(); ++j) {
-      for (int k = 0; k < grid.nz(); ++k)
-        column[size_t(k)] = grid(i, j, k);
-      os.write(reinterpret_cast<const char *>(column.data()),
-               std::streamsize(column.size() * sizeof(float)));
-    }
-  if (!os.flush())
-    throw std::runtime_error(path + ": write failed");
 }
 
 } // namespace rtm

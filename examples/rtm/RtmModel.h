@@ -44,8 +44,4 @@ std::vector<Reflector> syntheticReflectors(const ModelSize &size);
 rt::Grid<float> trueModel(const ModelSize &size, double h, int halo);
 rt::Grid<float> smoothModel(const ModelSize &size, double h, int halo, double smoothing);
 
-/// Writes the interior as .npy of shape (nx, ny, nz), z fastest: indexed like
-/// the grid, depth last (numpy.load(path)[i, j, k] is point (i, j, k)).
-void writeDepthLastNpy(const rt::Grid<float> &grid, const std::string &path);
-
 } // namespace rtm

@@ -32,12 +32,17 @@ void writeAtomically(const std::string &path,
   }
 }
 
+/// data[m] is what the receivers held after forward step m, at t = (m + 1) dt;
+/// the file's sample s is the field at t = s dt (docs/SEISMIC.md §Conventions),
+/// so sample 0 is the initial, zero field.
 void writeGatherNpy(const std::vector<std::vector<float>> &data, const std::string &path) {
   const int steps = int(data.size()), receivers = data.empty() ? 0 : int(data[0].size());
-  rt::Grid<float> gather = rt::Grid<float>::make2d(receivers, steps, 0);
-  for (int t = 0; t < steps; ++t)
+  rt::Grid<float> gather = rt::Grid<float>::make2d(receivers, steps + 1, 0);
+  for (int r = 0; r < receivers; ++r)
+    gather(r, 0) = 0;
+  for (int m = 0; m < steps; ++m)
     for (int r = 0; r < receivers; ++r)
-      gather(r, t) = data[size_t(t)][size_t(r)];
+      gather(r, m + 1) = data[size_t(m)][size_t(r)];
   rt::writeNpy(gather, path);
 }
 

@@ -4,10 +4,10 @@
 // run needs (docs/SEISMIC.md §Reverse-time migration, §Figures):
 //
 //   geometry.json            spacing, origin, dt, shapes, the shots and
-//                            receivers, "volume_axes": "xyz"
+//                            receivers
 //   migration_model.npy      the smoothed model the data are migrated in
 //   shot_gather.npy          one shot's data as recorded in the true model,
-//                            (steps, receivers): row t is time (t + 1) dt
+//                            (steps + 1, receivers): row s is time s dt
 //   shot_reflections.npy     the same less the background's data: what is
 //                            migrated (the direct wave removed)
 //   snapshot_NNNNN_xz.npy    that shot's wavefield in the true model after
@@ -45,7 +45,8 @@ rt::Grid<float> xzSlice(const rt::Grid<float> &u, int j);
 void writeAtomically(const std::string &path,
                      const std::function<void(const std::string &)> &write);
 
-/// Writes [step][receiver] data as a .npy of shape (steps, receivers).
+/// Writes [step][receiver] data as a .npy of shape (steps + 1, receivers),
+/// sample 0 being the initial, zero field.
 void writeGatherNpy(const std::vector<std::vector<float>> &data, const std::string &path);
 
 /// Writes the figure files of `figures` (the shot gathers and slices) into

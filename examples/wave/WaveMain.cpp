@@ -322,9 +322,11 @@ int run() {
     }
   }
   // Receivers: every point of the line through the source at its depth; each
-  // rank records those it owns.
+  // rank records those it owns. Sample s is the field at t = s dt (docs/SEISMIC.md
+  // §Conventions): sample 0 is the initial, zero field and step s writes sample s + 1.
   const bool recording = sj >= owned.y0 && sj < owned.y1 && sk >= owned.z0 && sk < owned.z1;
-  rt::Image2D traces{recording ? owned.x1 - owned.x0 : 0, recording ? steps : 0, {}};
+  const int samples = steps + 1;
+  rt::Image2D traces{recording ? owned.x1 - owned.x0 : 0, recording ? samples : 0, {}};
   traces.values.resize(std::size_t(traces.width) * traces.height);
   // δ(x) on the grid is 1/h³ at one point.
   const double vSource = dist.max(owned.x0 <= si && si < owned.x1 && owned.y0 <= sj &&
@@ -347,7 +349,7 @@ int run() {
       const rt::Grid<float> &p = propagator->current();
       if (recording)
         for (int i = owned.x0; i < owned.x1; ++i)
-          traces.at(i - owned.x0, step) = p(i - owned.x0, sj - owned.y0, sk - owned.z0);
+          traces.at(i - owned.x0, step + 1) = p(i - owned.x0, sj - owned.y0, sk - owned.z0);
     } else {
       // A pass of up to T steps, ending where a snapshot or volume is due.
       taken = std::min({tiling.depth, steps - step, every - step % every});
@@ -370,7 +372,7 @@ int run() {
           [&](int s, const rt::Box &box, const rt::FieldView<const float> &next) {
             if (recording && lj >= box.y0 && lj < box.y1 && lk >= box.z0 && lk < box.z1)
               for (int i = std::max(box.x0, 0); i < std::min(box.x1, ownedX); ++i)
-                traces.at(i, step + s) = next.row(lj, lk)[i];
+                traces.at(i, step + s + 1) = next.row(lj, lk)[i];
           },
           runOptions, runner);
     }
@@ -385,7 +387,7 @@ int run() {
     progress.advance(step);
   }
   progress.finish();
-  rt::Image2D seismogram = dist.gather(traces, owned.x0, 0, n.nx, steps);
+  rt::Image2D seismogram = dist.gather(traces, owned.x0, 0, n.nx, samples);
   stepSeconds = dist.max(stepSeconds);
   const double haloSeconds = dist.max(dist.haloSeconds());
   if (dist.root()) {

@@ -3,7 +3,7 @@
 //   shot-record-check DIR X0 Y0 Z0 H DT_US SI SJ SK
 //
 // Reads DIR/seismogram.segy (examples/seismic-io) and DIR/seismogram.npy
-// (steps, nx) and checks that the gather has one trace per receiver with the
+// (steps + 1, nx) and checks that the gather has one trace per receiver with the
 // same samples, the sample interval DT_US µs, receivers at (X0 + i H, Y0 + SJ
 // H, Z0 + SK H) and the source at grid point (SI, SJ, SK). Exit 0 when all hold.
 //
