@@ -38,7 +38,7 @@ def row(stencilc, devito):
     single = [v for v in stencilc["variants"] if v["time_steps_per_pass"] == 1]
     peer = devito["gpts_per_s"]
     r = {"stencil": stencilc["stencil"], "size": stencilc["size"],
-         "stencilc_repeats": stencilc["repeats"],
+         "stencilc_repeats": stencilc["repeats"], "bytes_per_point": stencilc.get("bytes_per_point"),
          "stream_triad_gbytes_per_s": stencilc["stream_triad_gbytes_per_s"],
          "stencilc_best_single_sweep": best(single), "stencilc_best": best(stencilc["variants"]),
          "devito": devito}

@@ -20,8 +20,7 @@ namespace stencilc::analysis {
 
 /// The deepest pass the model picks: the deepest `stencilc bench` times by
 /// default, and the one that gave acoustic_iso8 its best figure on every
-/// machine measured (docs/PERFORMANCE.md §Temporal blocking, cheaper lookups and
-/// Devito).
+/// machine measured (docs/PERFORMANCE.md §Default time tiles and depth).
 inline constexpr int kMaxModelTimeDepth = 4;
 
 struct ModelRunChoice {

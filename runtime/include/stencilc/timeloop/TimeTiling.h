@@ -59,8 +59,8 @@
 
 namespace stencilc::rt {
 
-/// Defaults from measurement (docs/PERFORMANCE.md, "Temporal blocking, cheaper
-/// lookups and Devito"); `stencilc bench --search` finds this machine's best.
+/// Defaults from measurement (docs/PERFORMANCE.md §Default time tiles and depth);
+/// `stencilc bench --search` finds this machine's best.
 inline constexpr int kDefaultTileY = 32;
 inline constexpr int kDefaultTileZ = 8;
 
