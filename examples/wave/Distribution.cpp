@@ -27,14 +27,9 @@ struct Distribution::Impl {
   Impl(int nx, int ny, int nz, const mpi::RankGrid &grid, const rt::KernelInfo &kernel,
        bool overlap, int stepsPerExchange)
       : domainSplit(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid, stepsPerExchange),
-        overlap(overlap) {
-    // Each holds its own persistent requests and halo buffers; a run needs one.
-    if (stepsPerExchange > 1)
-      steps.emplace(kernel, domainSplit);
-    else
-      step.emplace(kernel, domainSplit);
-  }
+        kernel(kernel), overlap(overlap) {}
   mpi::DomainSplit domainSplit;
+  const rt::KernelInfo &kernel;
   std::optional<mpi::DistributedKernel> step; ///< one step per exchange
   std::optional<mpi::DeepHaloKernel> steps;   ///< T > 1 steps per exchange
   bool overlap;
@@ -74,22 +69,41 @@ rt::GridShape Distribution::localShape(int halo) const {
 int Distribution::halo(int radius) const {
   return ranks() > 1 ? radius * impl_->domainSplit.stepsPerExchange() : radius;
 }
+void Distribution::prepareExchange() {
+  // Each holds its own persistent requests and halo buffers; a run needs one.
+  if (impl_->domainSplit.stepsPerExchange() > 1)
+    impl_->steps.emplace(impl_->kernel, impl_->domainSplit);
+  else
+    impl_->step.emplace(impl_->kernel, impl_->domainSplit);
+}
 void Distribution::step(const rt::ErasedArgs &args, const rt::RunOptions &options) {
   if (!impl_->step)
-    throw std::logic_error("Distribution::step: built for several steps per exchange (runSteps)");
+    throw std::logic_error("Distribution::step: no exchange for one step (prepareExchange, or "
+                           "several steps per exchange: runSteps)");
   impl_->step->step(args, options, impl_->overlap);
 }
 void Distribution::runSteps(rt::ErasedArgs &args, int count, const rt::TimeTiling &tiling,
                             const rt::RunOptions &options, const rt::AfterBox &afterBox) {
   if (!impl_->steps)
-    throw std::logic_error("Distribution::runSteps: built for one step per exchange (step)");
+    throw std::logic_error("Distribution::runSteps: no exchange for several steps "
+                           "(prepareExchange, or one step per exchange: step)");
   impl_->steps->runTiled(args, count, tiling, options, afterBox);
 }
 double Distribution::haloSeconds() const {
-  return impl_->step ? impl_->step->haloSeconds() : impl_->steps->haloSeconds();
+  return impl_->step ? impl_->step->haloSeconds() : impl_->steps ? impl_->steps->haloSeconds() : 0;
 }
 
 void Distribution::synchronize() const { MPI_Barrier(impl_->domainSplit.comm()); }
+
+int Distribution::processesHere() const {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(impl_->domainSplit.comm(), MPI_COMM_TYPE_SHARED, rank(), MPI_INFO_NULL,
+                      &node);
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  return size;
+}
 
 double Distribution::max(double mine) const {
   double all = mine;
@@ -195,6 +209,8 @@ Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
 Distribution::~Distribution() = default;
 int Distribution::rank() const { return 0; }
 int Distribution::ranks() const { return 1; }
+int Distribution::processesHere() const { return 1; }
+void Distribution::prepareExchange() {}
 std::string Distribution::describe() const { return "1 process"; }
 rt::Box Distribution::owned() const { return {0, 0, 0, impl_->nx, impl_->ny, impl_->nz}; }
 rt::GridShape Distribution::localShape(int halo) const {

@@ -38,6 +38,9 @@ public:
   int rank() const;
   int ranks() const;
   bool root() const { return rank() == 0; }
+  /// The processes of the run on this process's machine (this one included),
+  /// which share its memory.
+  int processesHere() const;
   std::string describe() const;
   /// The interior points this process owns, in global coordinates.
   rt::Box owned() const;
@@ -46,6 +49,9 @@ public:
   /// T times it over several processes with T steps per exchange, else itself.
   int halo(int radius) const;
 
+  /// Allocates the halo exchange's buffers and requests, once the run is
+  /// known to fit in memory; collective. step and runSteps need it.
+  void prepareExchange();
   /// One step of `kernel` on this process's grids, exchanging halos between
   /// ranks. Only with one step per exchange.
   void step(const rt::ErasedArgs &args, const rt::RunOptions &options);

@@ -19,10 +19,12 @@
 #include "Model.h"
 #include "ModelFile.h"
 #include "Propagator.h"
+#include "RunChecks.h"
 #include "RunGeometry.h"
 #include "ShotRecord.h"
 #include "SnapshotWriter.h"
 
+#include "analysis/RunBudget.h"
 #include "stencilc/io/Npy.h"
 #include "stencilc/io/Progress.h"
 
@@ -72,7 +74,10 @@ cl::opt<int> sourceDepthOption("source-depth",
                                cl::desc("Source z index (default: 15% down; the centre for "
                                         "the homogeneous model)"),
                                cl::init(-1));
-cl::opt<int> spongeOption("sponge", cl::desc("Sponge width in points (0: none)"), cl::init(20));
+cl::opt<int> spongeOption("sponge",
+                          cl::desc("Sponge width in points (0: none; default: 20, or a third "
+                                   "of the shortest axis where that is less)"),
+                          cl::init(20));
 cl::opt<int> snapshotEvery("snapshot-every", cl::desc("Steps between snapshots (0: 8 per run)"),
                            cl::init(0));
 cl::opt<std::string> outOption("out", cl::desc("Directory for pictures and arrays"),
@@ -92,6 +97,10 @@ cl::opt<std::string> ranksOption("ranks",
 cl::opt<bool> allowUnstableOption(
     "allow-unstable",
     cl::desc("Run even where the time step is unstable (for experiments; the field blows up)"));
+cl::opt<bool> allowUndersampledOption(
+    "allow-undersampled",
+    cl::desc("Run even where the grid is too coarse for the source's frequency (numerical "
+             "dispersion)"));
 cl::opt<int> timeTileOption("time-tile",
                             cl::desc("Time steps per pass over memory (temporal blocking; under "
                                      "mpiexec, steps per halo exchange over a halo that many "
@@ -179,7 +188,45 @@ std::vector<Injection> copiesOf(const rt::Box &o, int halo, int i, int j, int k,
 /// one process's alone (a file it cannot write), and ends every process.
 bool everyProcessAgrees = true;
 
+/// Refuses option values that cannot make a run, before anything else.
+void checkOptions() {
+  auto positive = [](const cl::opt<double> &o, const char *what) {
+    if (!(o > 0) || !std::isfinite(o))
+      throw std::invalid_argument(
+          fmt::format("--{} {}: expected a positive {}", o.ArgStr.str(), o.getValue(), what));
+  };
+  positive(timeOption, "time in seconds");
+  positive(spacingOption, "grid spacing in metres");
+  positive(courantOption, "Courant number");
+  positive(frequencyOption, "frequency in Hz");
+  positive(velocityOption, "velocity in m/s");
+  if (stepsOption < 0)
+    throw std::invalid_argument(
+        fmt::format("--steps {}: expected 1 or more (absent: from --time)", stepsOption));
+  if (stepsOption.getNumOccurrences() && stepsOption == 0)
+    throw std::invalid_argument("--steps 0: expected 1 or more (absent: from --time)");
+  if (snapshotEvery < 0)
+    throw std::invalid_argument(
+        fmt::format("--snapshot-every {}: expected 0 (8 per run) or more", snapshotEvery));
+  if (sourceDepthOption.getNumOccurrences() && sourceDepthOption < 0)
+    throw std::invalid_argument(
+        fmt::format("--source-depth {}: expected a z index, 0 or more", sourceDepthOption));
+}
+
+/// The first point of `velocity` (this process's part, at `owned`) in x-fastest
+/// order whose value is not a finite number, as a global linear index of an
+/// nx x ny grid, or infinity.
+double firstNonFinite(const rt::Grid<float> &velocity, const rt::Box &owned, const Size &n) {
+  double first = INFINITY;
+  velocity.forEachInteriorPoint([&](int i, int j, int k) {
+    if (!std::isfinite(velocity(i, j, k)))
+      first = std::min(first, (double(k + owned.z0) * n.ny + (j + owned.y0)) * n.nx + i + owned.x0);
+  });
+  return first;
+}
+
 int run() {
+  checkOptions();
   const bool homogeneous = modelOption == "homogeneous";
   const bool fromFile = !homogeneous && modelOption != "layered";
   Size n = parseSize(sizeOption);
@@ -220,12 +267,38 @@ int run() {
     tiling = kernelOf(operatorOption).timeTiling;
   const int halo = dist.halo(kHalo);
   const rt::Box owned = dist.owned();
+  const int sponge =
+      spongeWidth(spongeOption, spongeOption.getNumOccurrences() > 0, n.nx, n.ny, n.nz);
+  {
+    // Before any grid is allocated: the processes on the machine that is
+    // shortest of memory say how much they need.
+    const double bytes = double(gridBytes(dist.localShape(halo), operatorOption));
+    const double here = dist.processesHere();
+    const double available = double(stencilc::analysis::readAvailableMemory());
+    const double share = available > 0 ? bytes * here / available : 0;
+    const double worst = dist.max(share);
+    const bool mine = share == worst;
+    if (worst > 1)
+      checkMemory(std::uint64_t(dist.max(mine ? bytes : 0)), int(dist.max(mine ? here : 0)),
+                  std::uint64_t(dist.max(mine ? available : 0)));
+  }
+  dist.prepareExchange();
   rt::Grid<float> velocity = homogeneous ? homogeneousModel(owned, float(velocityOption), halo)
                                          : layeredModel(n.nx, n.ny, n.nz, owned, halo);
   if (fromFile) {
     // Each process reads its own box and halo.
     velocity.fill(0.0f);
     readModelFile(*file, dist, velocity);
+  }
+  if (const double bad = -dist.max(-firstNonFinite(velocity, owned, n)); std::isfinite(bad)) {
+    const double plane = double(n.nx) * n.ny;
+    const int k = int(bad / plane), j = int((bad - k * plane) / n.nx),
+              i = int(bad - k * plane - double(j) * n.nx);
+    throw std::invalid_argument(
+        fmt::format("{}: the velocity at point ({}, {}, {}) (x = {} m, y = {} m, z = {} m) is not "
+                    "a finite number",
+                    modelOption.getValue(), i, j, k, geometry.x0 + i * h, geometry.y0 + j * h,
+                    geometry.z0 + k * h));
   }
   double vmin = 1e300;
   velocity.forEachInteriorPoint(
@@ -234,6 +307,8 @@ int run() {
   if (!(vmin > 0))
     throw std::invalid_argument(
         fmt::format("{}: velocities must be positive (found {})", modelOption.getValue(), vmin));
+  if (!allowUndersampledOption)
+    checkFrequency(frequencyOption, vmin, h, operatorOption);
   const double vmax = dist.max(maxOf(velocity));
   const double dt = courantOption * h / vmax;
   const int steps = stepsOption > 0 ? stepsOption : int(std::lround(timeOption / dt));
@@ -244,7 +319,7 @@ int run() {
   const int si = n.nx / 2, sj = n.ny / 2;
   const int sk = sourceDepthOption >= 0 ? sourceDepthOption
                  : homogeneous          ? n.nz / 2
-                                        : std::max(spongeOption + 2, n.nz * 15 / 100);
+                                        : std::max(sponge + 2, n.nz * 15 / 100);
   if (sk >= n.nz)
     throw std::invalid_argument("--source-depth is below the grid");
   // An unstable step is refused before anything runs (the ETE fit checks its own table).
@@ -258,8 +333,7 @@ int run() {
           courantOption.getValue(), limit));
   }
   const double f0 = frequencyOption, t0 = 1.2 / f0;
-  rt::Grid<float> damping =
-      spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, halo}, owned, spongeOption);
+  rt::Grid<float> damping = spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, halo}, owned, sponge);
   auto propagator = Propagator::create(
       operatorOption, velocity, damping, h, dt, stencilDirOption,
       [&](const std::set<float> &mine) { return dist.unite(mine); }, allowUnstableOption);
