@@ -138,7 +138,9 @@ def cpu_bench(results, stem):
                 return "-"
             tiles = f" {v['block_y']}×{v['block_z']}" if "--search" in run["command"] and (
                 v["block_y"] > 0 or v["block_z"] > 0) else ""
-            return f"{v['gpts_per_s']:.3f} ({v['fraction_of_stream']:.2f}){tiles}"
+            rate = v["gpts_per_s"]
+            rate = f"{rate:.3f}" if rate >= 0.01 else f"{rate:.2g}"
+            return f"{rate} ({v['fraction_of_stream']:.2f}){tiles}"
         first = True
         for variant, cells in by.items():
             best = max(cells.values(), key=lambda v: v["gpts_per_s"])
