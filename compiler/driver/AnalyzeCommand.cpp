@@ -16,6 +16,7 @@
 #include "analysis/Roofline.h"
 #include "analysis/Stability.h"
 #include "analysis/StencilCounts.h"
+#include "driver/AnalyzeOrders.h"
 #include "driver/Driver.h"
 #include "driver/PlanOptions.h"
 
@@ -42,6 +43,11 @@ llvm::cl::opt<std::string>
                 llvm::cl::desc("Machine file, or the name of one in bench/machines (e.g. a100)"),
                 llvm::cl::value_desc("machine"), llvm::cl::sub(analyzeCommand));
 llvm::cl::opt<bool> json("json", llvm::cl::desc("Print JSON"), llvm::cl::sub(analyzeCommand));
+llvm::cl::list<int> orders("orders",
+                           llvm::cl::desc("Re-derive the derivative sugar at each even order and "
+                                          "compare them (driver/AnalyzeOrders.h)"),
+                           llvm::cl::value_desc("2,4,...,16"), llvm::cl::CommaSeparated,
+                           llvm::cl::sub(analyzeCommand));
 llvm::cl::opt<bool> explain("explain", llvm::cl::desc("Say what each pass decided and why"),
                             llvm::cl::sub(analyzeCommand));
 // --plan-target defaults to the machine's architecture ("arch" in a GPU machine file).
@@ -161,6 +167,8 @@ int runAnalyze() {
     options.elemType = type == TypeOverride::Float ? ir::ElemType::Float : ir::ElemType::Double;
   if (explain)
     options.pipeline.explainStream = &llvm::outs();
+  if (!orders.empty())
+    return driver::analyzeOrders(files, orders, machine, json, options);
 
   int status = 0;
   llvm::json::Array report;

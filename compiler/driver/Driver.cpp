@@ -26,7 +26,7 @@ std::unique_ptr<LoadedModule> loadModule(const std::string &path, const LoadOpti
   loaded->sourceMgr = std::make_unique<llvm::SourceMgr>();
   unsigned id = loaded->sourceMgr->AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   loaded->diag = std::make_unique<DiagnosticEngine>(*loaded->sourceMgr, llvm::errs());
-  auto module = parseModule(id, *loaded->diag);
+  auto module = parseModule(id, *loaded->diag, options.order);
   if (!module)
     return nullptr;
   loaded->module = std::move(*module);

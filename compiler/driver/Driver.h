@@ -38,6 +38,9 @@ struct LoadOptions {
   PipelineOptions pipeline;
   /// Compile the adjoint of every stencil instead (passes/Adjoint.h).
   bool adjoint = false;
+  /// Re-derive every stencil's derivative sugar at this accuracy order
+  /// (`analyze --orders`, frontend/OrderOverride.h).
+  std::optional<int> order;
 };
 
 /// Reads (or, for "-", stdin), parses and runs the pass pipeline over one

@@ -10,8 +10,11 @@ namespace stencilc {
 
 /// Lexes, parses, resolves names and verifies the buffer `bufferId` of the
 /// engine's SourceMgr. Errors are reported through `diag`; returns nullopt if
-/// there were any. Never throws, never aborts on bad input.
-std::optional<ir::Module> parseModule(unsigned bufferId, DiagnosticEngine &diag);
+/// there were any. Never throws, never aborts on bad input. With `order`,
+/// every stencil's derivative sugar is re-derived at that accuracy order
+/// before it is checked (frontend/OrderOverride.h).
+std::optional<ir::Module> parseModule(unsigned bufferId, DiagnosticEngine &diag,
+                                      std::optional<int> order = std::nullopt);
 
 /// Convenience for tests and the fuzzer: compiles `text` named `fileName`,
 /// printing diagnostics to `errs`. The source buffer dies with the call, so
