@@ -25,7 +25,7 @@ set(STENCILC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/Stencilc"
 # Runtime libraries: the header-only core and any compiled parts (their
 # dependencies are looked up again by StencilcConfig.cmake).
 set(STENCILC_EXPORTED_RUNTIME_LIBRARIES stencilc_runtime)
-foreach(library stencilc_png stencilc_cuda_emu)
+foreach(library stencilc_png stencilc_cuda_emu stencilc_cuda_counting)
   if(TARGET ${library})
     list(APPEND STENCILC_EXPORTED_RUNTIME_LIBRARIES ${library})
   endif()
@@ -49,6 +49,7 @@ install(TARGETS stencilc ${STENCILC_EXPORTED_RUNTIME_LIBRARIES}
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/runtime/src/bench/BenchHarness.cpp"
+              "${PROJECT_SOURCE_DIR}/runtime/src/emulator/EmulateHarness.cpp"
   DESTINATION "${CMAKE_INSTALL_DATADIR}/stencilc")
 
 # The package: StencilcConfig.cmake, its version file, the exported targets

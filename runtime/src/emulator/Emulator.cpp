@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/emulator/Emulator.h"
+#include "stencilc/emulator/LaunchObserver.h"
 
 #include "stencilc/AlignedBuffer.h"
 
@@ -72,6 +73,7 @@ const InitialSchedule &initialSchedule() {
 std::atomic<Schedule> gSchedule{initialSchedule().schedule};
 std::atomic<std::uint64_t> gSeed{initialSchedule().seed};
 std::atomic<BarrierPolicy> gPolicy{BarrierPolicy::Strict};
+std::atomic<detail::LaunchObserver *> gObserver{nullptr};
 
 /// splitmix64: a small, well-mixed generator for the shuffled schedule.
 std::uint64_t mix(std::uint64_t x) {
@@ -136,7 +138,7 @@ struct EmulatedThread {
 class BlockRunner {
 public:
   void run(const detail::LaunchConfig &config, detail::ThreadBody body, uint3 block,
-           std::uint64_t blockLinear);
+           std::uint64_t blockLinear, detail::LaunchObserver *observer);
   void barrier(const char *file, unsigned line);
   void *dynamicShared() { return shared_.data(); }
 
@@ -204,7 +206,7 @@ void BlockRunner::orderThreads(std::uint64_t blockLinear, std::uint64_t interval
 }
 
 void BlockRunner::run(const detail::LaunchConfig &config, detail::ThreadBody body, uint3 block,
-                      std::uint64_t blockLinear) {
+                      std::uint64_t blockLinear, detail::LaunchObserver *observer) {
   blockIdx = block;
   blockDim = config.block;
   gridDim = config.grid;
@@ -214,13 +216,21 @@ void BlockRunner::run(const detail::LaunchConfig &config, detail::ThreadBody bod
     std::memset(shared_.data(), 0xff, config.sharedBytes); // uninitialised reads show as NaN
   thrown_ = nullptr;
   startThreads(config, body);
+  if (observer)
+    observer->blockBegin(config, block, shared_.data());
 
   // Tearing the fibers down (by assigning threads_ anew) unwinds the stacks of
-  // threads still waiting at a barrier.
+  // threads still waiting at a barrier; the observer hears of the end after that.
   struct TearDown {
     std::vector<EmulatedThread> &threads;
-    ~TearDown() { threads.clear(); }
-  } tearDown{threads_};
+    detail::LaunchObserver *observer;
+    bool completed = false;
+    ~TearDown() {
+      threads.clear();
+      if (observer)
+        observer->blockEnd(completed);
+    }
+  } tearDown{threads_, observer};
 
   for (std::uint64_t interval = 0;; ++interval) {
     orderThreads(blockLinear, interval);
@@ -247,9 +257,13 @@ void BlockRunner::run(const detail::LaunchConfig &config, detail::ThreadBody bod
     bool anyWaiting = std::any_of(threads_.begin(), threads_.end(), [](const EmulatedThread &t) {
       return t.state == EmulatedThread::State::AtBarrier;
     });
-    if (!anyWaiting)
+    if (!anyWaiting) {
+      tearDown.completed = true;
       return;
+    }
     checkBarrier(config, block);
+    if (observer)
+      observer->barrier();
   }
 }
 
@@ -333,6 +347,9 @@ void launch(const LaunchConfig &config, ThreadBody body) {
   const std::int64_t blocks = std::int64_t(gx * gy * config.grid.z);
   const std::uint64_t threads =
       std::uint64_t(blocks) * config.block.x * config.block.y * config.block.z;
+  detail::LaunchObserver *const observer = gObserver.load(std::memory_order_acquire);
+  if (observer)
+    observer->launchBegin(config);
   std::exception_ptr firstFault;
   std::mutex faultMutex;
   std::atomic<bool> stop{false};
@@ -343,7 +360,7 @@ void launch(const LaunchConfig &config, ThreadBody body) {
     const uint3 block{unsigned(linear % gx), unsigned(linear / gx % gy),
                       unsigned(linear / (gx * gy))};
     try {
-      tRunner.run(config, body, block, linear);
+      tRunner.run(config, body, block, linear, observer);
     } catch (...) {
       std::lock_guard lock(faultMutex);
       if (!firstFault)
@@ -362,11 +379,17 @@ void launch(const LaunchConfig &config, ThreadBody body) {
 #endif
   if (firstFault)
     std::rethrow_exception(firstFault);
+  if (observer)
+    observer->launchEnd(config);
 }
 
 void syncthreads(const char *file, unsigned line) { tRunner.barrier(file, line); }
 
 void *dynamicSharedBase() { return tRunner.dynamicShared(); }
+
+LaunchObserver *setLaunchObserver(LaunchObserver *observer) {
+  return gObserver.exchange(observer, std::memory_order_acq_rel);
+}
 
 } // namespace detail
 } // namespace stencilc::cuda::emu

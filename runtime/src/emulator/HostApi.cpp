@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "stencilc/emulator/HostApi.h"
+#include "stencilc/emulator/LaunchObserver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include <new>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 #include <unistd.h>
 
@@ -135,6 +137,16 @@ bool isValidStream(cudaStream_t stream) {
   DeviceState &d = device();
   std::lock_guard lock(d.mutex);
   return d.streams.count(stream) != 0;
+}
+
+std::vector<DeviceRange> deviceAllocations() {
+  DeviceState &d = device();
+  std::lock_guard lock(d.mutex);
+  std::vector<DeviceRange> ranges;
+  ranges.reserve(d.allocations.size());
+  for (const auto &[begin, bytes] : d.allocations)
+    ranges.push_back({begin, begin + bytes});
+  return ranges;
 }
 
 } // namespace detail

@@ -1,0 +1,163 @@
+//===- EmulateHarness.cpp - The program `stencilc emulate` compiles --------===//
+//
+// Linked with the counting build of one generated CUDA kernel (Counters.h) and
+// compiled with
+//   -DSTENCILC_EMULATE_HEADER='"<name>_cuda.h"'
+//   -DSTENCILC_EMULATE_NAMESPACE=stencilc_kernels::<name>_cuda
+// it runs one time step of one variant on the emulator, with the traffic
+// counter on:
+//
+//   harness NX NY NZ VARIANT INDEX ND
+//       fills every field as `stencilc bench` does (index fields uniformly
+//       random over ND values, or from the layered model with INDEX
+//       "layered"; inputs in [0.5, 1.5), time levels in [-1, 1), tables
+//       small), copies them to the emulated device and runs one step of
+//       VARIANT (one launch per sweep; "twostep": one launch of runTwoSteps),
+//       out of place. Prints one line per launch for `stencilc` to read:
+//         launch KERNEL GX GY GZ BX BY BZ SHARED_BYTES GLOBAL_LOAD_REQUESTS
+//                GLOBAL_LOAD_SECTORS GLOBAL_STORE_REQUESTS GLOBAL_STORE_SECTORS
+//                SHARED_REQUESTS SHARED_WAVEFRONTS BARRIERS L1_DISTINCT_SECTORS
+//                DRAM_BYTES_ESTIMATE
+//       Exits 2 with a message on stderr for an unknown variant, and 1 if the
+//       kernel made no memory access the hooks saw (not a counting build).
+//
+//===----------------------------------------------------------------------===//
+#include STENCILC_EMULATE_HEADER
+
+#include <stencilc/KernelData.h>
+#include <stencilc/bench/LayeredIndex.h>
+#include <stencilc/cuda/DeviceKernelData.h>
+#include <stencilc/emulator/Counters.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+namespace k = STENCILC_EMULATE_NAMESPACE;
+namespace rt = stencilc::rt;
+namespace emu = stencilc::cuda::emu;
+
+namespace {
+
+/// As the bench harness: index values in [0, nd), inputs in [0.5, 1.5)
+/// (velocities, densities), time levels and outputs in [-1, 1).
+void fillRole(rt::AnyGrid &field, const std::string &role, std::uint64_t seed, int nd) {
+  std::visit(
+      [&](auto &grid) {
+        using T = typename std::decay_t<decltype(grid)>::value_type;
+        if (role == "index")
+          grid.fillRandom(seed, T(0), T(nd));
+        else if constexpr (std::is_floating_point_v<T>) {
+          if (role == "in")
+            grid.fillRandom(seed, T(0.5), T(1.5));
+          else
+            grid.fillRandom(seed, T(-1), T(1));
+        }
+      },
+      field);
+}
+
+void fill(rt::KernelData &data, int nd) {
+  const rt::KernelInfo &info = data.info();
+  for (std::size_t f = 0; f < info.fields.size(); ++f)
+    fillRole(data.field(int(f)), info.fields[f].role, 1000 + f, nd);
+  for (std::size_t t = 0; t < info.tables.size(); ++t) {
+    auto &table = data.table<k::Real>(int(t));
+    table.fillRandom(77 + t, k::Real(-1) / k::Real(table.rows()),
+                     k::Real(1) / k::Real(table.rows()));
+  }
+  for (double &s : data.scalars())
+    s = 0.5;
+}
+
+std::string variantList() {
+  std::string list;
+  for (k::Variant v : k::kVariants)
+    list += std::string(list.empty() ? "" : ", ") + k::variantName(v);
+  if (k::kTwoStepLaunch)
+    list += ", twostep";
+  return list;
+}
+
+int run(int argc, char **argv) {
+  if (argc != 7) {
+    std::cerr << "usage: " << argv[0] << " NX NY NZ VARIANT random|layered ND\n";
+    return 2;
+  }
+  const int nx = std::atoi(argv[1]), ny = std::atoi(argv[2]), nz = std::atoi(argv[3]);
+  const std::string variant = argv[4], index = argv[5];
+  const int nd = std::atoi(argv[6]);
+  const rt::KernelInfo &info = k::kernelInfo();
+
+  bool twoStep = variant == "twostep";
+  k::LaunchOptions options;
+  bool known = twoStep && k::kTwoStepLaunch;
+  for (k::Variant v : k::kVariants)
+    if (variant == k::variantName(v)) {
+      options.variant = v;
+      known = true;
+    }
+  if (!known) {
+    std::cerr << "unknown variant '" << variant << "' of " << info.name
+              << " (valid: " << variantList() << ")\n";
+    return 2;
+  }
+
+  rt::GridShape shape{info.dims, nx, ny, info.dims == 3 ? nz : 1, info.radius};
+  rt::KernelData data(info, shape, nd, /*inPlace=*/false);
+  fill(data, nd);
+  if (index == "layered")
+    rt::fillLayered(data, nd);
+  stencilc::cuda::DeviceKernelData device(data);
+  const rt::ErasedArgs args = device.args();
+
+  // runTwoSteps writes the second step's outputs into storages of their own.
+  std::vector<stencilc::cuda::DeviceGrid<k::Real>> secondStorage;
+  std::vector<rt::ErasedField> second;
+  if (twoStep) {
+    for (const rt::KernelFieldInfo &f : info.fields)
+      if (std::string(f.role) == "out")
+        secondStorage.emplace_back(shape);
+    for (auto &g : secondStorage)
+      second.push_back({static_cast<void *>(g.origin()), g.lineStride(), g.planeStride()});
+  }
+
+  emu::TrafficCounter counter;
+  if (twoStep)
+    k::runErasedTwoSteps(args, second, options);
+  else
+    k::runErased(args, options);
+
+  for (const emu::LaunchCounts &c : counter.launches()) {
+    if (c.accessesSeen == 0) {
+      std::cerr << "launch " << c.kernel
+                << ": the hooks saw no memory access; was the kernel compiled with "
+                   "-fsanitize=thread (the counting build)?\n";
+      return 1;
+    }
+    std::printf("launch %s %u %u %u %u %u %u %zu %llu %llu %llu %llu %llu %llu %llu %llu %llu\n",
+                c.kernel.c_str(), c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z,
+                c.sharedBytes, (unsigned long long)c.globalLoadRequests,
+                (unsigned long long)c.globalLoadSectors, (unsigned long long)c.globalStoreRequests,
+                (unsigned long long)c.globalStoreSectors, (unsigned long long)c.sharedRequests,
+                (unsigned long long)c.sharedWavefronts, (unsigned long long)c.barriers,
+                (unsigned long long)c.l1DistinctSectors, (unsigned long long)c.dramBytesEstimate);
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
