@@ -120,16 +120,36 @@ def split_name(name):
     return parts[0], (int(parts[1][1:]) if len(parts) > 1 else 1)
 
 
+def bench_grids(runs):
+    """(run, bench report, size, rows) per grid of each run, in the order the rows come: a
+    default `stencilc bench` run times two grids, each row carries its own `size` (older
+    reports: the report's), and the triad and FMA peak are those measured with that grid."""
+    for run in runs:
+        b = run["bench"]
+        sizes = []
+        for v in b["variants"]:
+            size = list(v.get("size", b["size"]))
+            if size not in sizes:
+                sizes.append(size)
+        for size in sizes:
+            grid = dict(b)
+            for rs in b.get("row_sets", []):
+                if list(rs["size"]) == size:
+                    grid.update(stream_triad_gbytes_per_s=rs["stream_triad_gbytes_per_s"],
+                                peak_gflops=rs["peak_gflops"])
+            yield run, grid, size, [v for v in b["variants"]
+                                    if list(v.get("size", b["size"])) == size]
+
+
 def cpu_bench(results, stem):
     """A row per stencil, index and variant; a column per steps per pass, out of and in place."""
     d = load(results, stem)
     runs = bench_runs(d)
     depths = sorted({split_name(v["name"])[1] for r in runs for v in r["bench"]["variants"]})
     rows = []
-    for run in runs:
-        b = run["bench"]
+    for run, b, size, variants in bench_grids(runs):
         by = {}
-        for v in b["variants"]:
+        for v in variants:
             variant, steps = split_name(v["name"])
             by.setdefault(variant, {})[(steps, v["in_place"])] = v
 
@@ -147,7 +167,7 @@ def cpu_bench(results, stem):
             head = ["", "", ""]
             if first:
                 index = b["index"] if has_index(b["stencil"]) else "none"
-                head = [f"{b['stencil']} ({'×'.join(map(str, b['size']))})", index,
+                head = [f"{b['stencil']} ({'×'.join(map(str, size))})", index,
                         f"{b['stream_triad_gbytes_per_s']:.1f}, {b['peak_gflops']:.0f} "
                         f"({run['load_average_1min_before']:.1f})"]
                 first = False

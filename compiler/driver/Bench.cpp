@@ -228,7 +228,7 @@ bool checkRunFits(const CompiledStencil &compiled, const std::string &command,
     }
   // Unknown available memory (0) refuses nothing: the harness reports what it cannot allocate.
   const std::uint64_t needed = analysis::harnessPeakBytes(s, run);
-  const std::uint64_t available = analysis::readAvailableMemory();
+  const std::uint64_t available = availableMemory();
   if (available && needed > available) {
     driver::reportError(fmt::format("{} of {} ({}) at {} needs {} of memory; this machine has {} "
                                     "available: give a smaller --size",
@@ -240,9 +240,13 @@ bool checkRunFits(const CompiledStencil &compiled, const std::string &command,
   return true;
 }
 
-bool checkBenchFits(const CompiledStencil &compiled, const BenchOptions &o) {
-  const ir::Stencil &s = *compiled.stencil;
-  const std::array<int, 3> size = timedGridSize(s, o, analysis::readHostCaches().lastLevel());
+std::uint64_t availableMemory() {
+  const char *meminfo = std::getenv("STENCILC_MEMINFO");
+  return analysis::readAvailableMemory(meminfo && *meminfo ? meminfo : "/proc/meminfo");
+}
+
+analysis::HarnessRun benchRun(const ir::Stencil &s, const BenchOptions &o,
+                              const std::array<int, 3> &size) {
   const bool allowsInPlace = std::any_of(s.fields.begin(), s.fields.end(),
                                          [](const ir::Field &f) { return f.overwrites >= 0; });
   analysis::HarnessRun run;
@@ -253,7 +257,87 @@ bool checkBenchFits(const CompiledStencil &compiled, const BenchOptions &o) {
   run.inPlace = o.inPlace == BenchOptions::InPlace::On && allowsInPlace;
   run.triad = true;
   run.timeTilingCheck = analysis::isTimeTileable(s) && !o.timeDepths.empty();
-  return checkRunFits(compiled, "bench", o, run);
+  return run;
+}
+
+const char *chosenName(BenchGrid::Chosen chosen) {
+  switch (chosen) {
+  case BenchGrid::Chosen::Option: return "option";
+  case BenchGrid::Chosen::LastLevelCache: return "last-level cache";
+  case BenchGrid::Chosen::Production: return "production";
+  }
+  return "option";
+}
+
+std::vector<BenchGrid> benchGrids(const CompiledStencil &compiled, const BenchOptions &o,
+                                  long long lastLevelCache, std::uint64_t availableBytes,
+                                  std::vector<std::string> &notes) {
+  const ir::Stencil &s = *compiled.stencil;
+  BenchGrid first;
+  first.size = timedGridSize(s, o, lastLevelCache);
+  if (o.nx != 0)
+    return {first};
+  first.chosen = BenchGrid::Chosen::LastLevelCache;
+  const char *shape = s.dims == 3 ? "N^3" : "N^2";
+  first.reason = lastLevelCache > 0
+                     ? fmt::format("the smallest {} of at least 4x the last-level cache", shape)
+                     : fmt::format("the last-level cache size is unknown: {}",
+                                   s.dims == 3 ? "256^3" : "8192^2");
+  std::vector<BenchGrid> grids{first};
+  // 2D grids' default rows are already thousands of points long: the production
+  // shape is a 3D matter (long x rows against the caches holding the planes).
+  if (s.dims != 3)
+    return grids;
+  const int side = first.size[0];
+  if (side >= kProductionSide) {
+    notes.push_back(fmt::format("no production row set: the default {}^3 is at least {}^3", side,
+                                kProductionSide));
+    return grids;
+  }
+  // The largest cube up to kProductionSide^3 (a multiple of 8) whose run fits in
+  // memory, by the same rule as the refusal (checkRunFits).
+  auto needs = [&](int n) { return analysis::harnessPeakBytes(s, benchRun(s, o, {n, n, n})); };
+  int n = kProductionSide;
+  while (n > side && availableBytes && needs(n) > availableBytes)
+    n -= 8;
+  if (n <= side) {
+    notes.push_back(fmt::format(
+        "no production row set: {}^3 needs {} and {} is available; no cube between {}^3 and "
+        "{}^3 fits",
+        kProductionSide, analysis::bytesText(double(needs(kProductionSide))),
+        analysis::bytesText(double(availableBytes)), side, kProductionSide));
+    return grids;
+  }
+  BenchGrid production;
+  production.size = {n, n, n};
+  production.chosen = BenchGrid::Chosen::Production;
+  if (n == kProductionSide)
+    production.reason = fmt::format("{}^3, rows as long as a production grid's", kProductionSide);
+  else {
+    production.reason =
+        fmt::format("the largest cube up to {}^3 whose run fits in the {} available ({}^3 "
+                    "needs {})",
+                    kProductionSide, analysis::bytesText(double(availableBytes)), kProductionSide,
+                    analysis::bytesText(double(needs(kProductionSide))));
+    notes.push_back(fmt::format("production size {}^3: {}", n, production.reason));
+  }
+  grids.push_back(production);
+  return grids;
+}
+
+bool checkBenchFits(const CompiledStencil &compiled, const BenchOptions &o,
+                    const std::vector<BenchGrid> &grids) {
+  const ir::Stencil &s = *compiled.stencil;
+  if (s.dims == 2 && o.sizeExtents == 3 && o.nz > 1) {
+    driver::reportError(fmt::format("--size {}: {} is 2D, so z has 1 point, not {}: give N or "
+                                    "NX,NY",
+                                    o.sizeText, s.name, o.nz));
+    return false;
+  }
+  for (const BenchGrid &grid : grids)
+    if (!checkRunFits(compiled, "bench", o, benchRun(s, o, grid.size)))
+      return false;
+  return true;
 }
 
 CompiledHarness::~CompiledHarness() {
@@ -317,19 +401,36 @@ bool CompiledHarness::allCorrect() const {
                      [&](const auto &e) { return e.second < tolerance_; });
 }
 
-/// "256" -> 256^3 (256^2 for 2D, decided later), "64x32x16" -> each extent.
-bool parseGridSize(const std::string &text, BenchOptions &o) {
+/// "256" -> 256^3 (256^2 for 2D, decided later), "64,32,16" or "64x32x16" -> each extent.
+bool parseGridSize(const std::string &text, BenchOptions &o, std::string *why) {
   if (text.empty())
     return true;
   o.sizeText = text;
-  llvm::SmallVector<llvm::StringRef, 3> parts;
-  llvm::StringRef(text).split(parts, 'x');
-  int values[3] = {0, 0, 0};
-  if (parts.size() != 1 && parts.size() != 2 && parts.size() != 3)
+  auto fail = [&](const std::string &reason) {
+    if (why)
+      *why = reason;
     return false;
-  for (size_t i = 0; i < parts.size(); ++i)
-    if (parts[i].getAsInteger(10, values[i]) || values[i] < 1 || values[i] > 100000)
-      return false;
+  };
+  // Commas separate the extents; without any, "x" does (the older spelling).
+  const llvm::StringRef whole(text);
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  whole.split(parts, whole.contains(',') ? ',' : 'x');
+  if (parts.size() > 3)
+    return fail(fmt::format("has {} extents, at most 3 (x, y, z)", parts.size()));
+  constexpr long long kMaxExtent = 100000;
+  int values[3] = {0, 0, 0};
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string axis = parts.size() == 1 ? "the side" : std::string(1, "xyz"[i]);
+    long long v = 0;
+    if (parts[i].trim().getAsInteger(10, v))
+      return fail(fmt::format("{} '{}' is not a whole number", axis, parts[i].str()));
+    if (v < 1)
+      return fail(fmt::format("{} is {}: an extent is a positive number of points", axis, v));
+    if (v > kMaxExtent)
+      return fail(fmt::format("{} is {}, more than {} points", axis, v, kMaxExtent));
+    values[i] = int(v);
+  }
+  o.sizeExtents = int(parts.size());
   if (parts.size() == 1)
     o.nx = o.ny = o.nz = values[0];
   else {
@@ -340,7 +441,78 @@ bool parseGridSize(const std::string &text, BenchOptions &o) {
   return true;
 }
 
-int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
+namespace {
+
+/// One grid's timings: its rows and the roofs measured in its runs.
+struct RowSet {
+  BenchGrid grid;
+  double workingSet = 0;
+  double triad = 0, peakGflops = 0; ///< the best of its runs (out of and in place)
+  std::vector<VariantResult> results;
+};
+
+/// Runs the harness on `set`'s grid in every mode and fills its rows; false
+/// after reporting a failure.
+bool timeRowSet(const BenchOptions &o, const CompiledHarness &built, const std::vector<bool> &modes,
+                RowSet &set) {
+  const auto [nx, ny, nz] = set.grid.size;
+  const std::string dir = built.dir();
+  std::string depths;
+  for (int d : o.timeDepths)
+    depths += (depths.empty() ? "" : ",") + std::to_string(d);
+  for (bool inPlace : modes) {
+    std::string out =
+        path(dir, fmt::format("run-{}x{}x{}{}.txt", nx, ny, nz, inPlace ? "-in-place" : ""));
+    progress(fmt::format("timing at {}x{}x{}, Nd = {}{}", nx, ny, nz, o.nd,
+                         inPlace ? ", in place" : ""));
+    if (!runProgram({built.program(), "run", std::to_string(nx), std::to_string(ny),
+                     std::to_string(nz), std::to_string(o.nd), std::to_string(o.repeats),
+                     o.search ? "1" : "0", inPlace ? "1" : "0", depths.empty() ? "0" : depths,
+                     o.index == BenchOptions::Index::Layered ? "layered" : "random"},
+                    out))
+      return false;
+    std::ifstream lines(out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::istringstream words(line);
+      std::string kind;
+      words >> kind;
+      if (kind == "triad") {
+        double t = 0;
+        words >> t;
+        set.triad = std::max(set.triad, t);
+      } else if (kind == "peak_gflops") {
+        double p = 0;
+        words >> p;
+        set.peakGflops = std::max(set.peakGflops, p);
+      } else if (kind == "variant") {
+        VariantResult r;
+        int ip = 0;
+        words >> r.variant >> ip >> r.blockY >> r.blockZ >> r.seconds;
+        r.inPlace = ip != 0;
+        r.maxRelError = built.errors().at(r.variant);
+        r.name = r.inPlace ? r.variant + "/in-place" : r.variant;
+        set.results.push_back(r);
+      } else if (kind == "temporal") {
+        VariantResult r;
+        int ip = 0;
+        words >> r.variant >> ip >> r.timeStepsPerPass >> r.blockY >> r.blockZ >> r.seconds;
+        r.inPlace = ip != 0;
+        r.maxRelError =
+            built.errors().at(r.variant); // the same kernel; the harness checked the bits
+        r.name =
+            fmt::format("{}/T{}{}", r.variant, r.timeStepsPerPass, r.inPlace ? "/in-place" : "");
+        set.results.push_back(r);
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+int runBench(const CompiledStencil &compiled, const BenchOptions &o,
+             const std::vector<BenchGrid> &grids) {
   const ir::Stencil &s = *compiled.stencil;
   const bool isFloat = s.elemType == ir::ElemType::Float;
   if (o.index == BenchOptions::Index::Layered &&
@@ -351,27 +523,36 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     return 2;
   }
   const analysis::HostCaches caches = analysis::readHostCaches();
-  const bool chosen = o.nx == 0;
-  const auto [nx, ny, nz] = timedGridSize(s, o, caches.lastLevel());
-  const double workingSet = double(gridBytesPerPoint(s)) * nx * ny * nz;
-  if (caches.lastLevel())
-    progress(fmt::format("{} {}x{}x{}: working set {} ({} B/point), {:.1f}x the last-level cache "
-                         "({}, {})",
-                         chosen ? "size chosen:" : "size", nx, ny, nz, mib(workingSet),
-                         gridBytesPerPoint(s), workingSet / caches.lastLevel(),
-                         mib(caches.lastLevel()), caches.source));
-  else
-    progress(fmt::format("size {}x{}x{}: working set {}; the last-level cache size is unknown "
-                         "(no /sys/devices/system/cpu/cpu0/cache)",
-                         nx, ny, nz, mib(workingSet)));
+  std::vector<RowSet> sets;
+  for (const BenchGrid &grid : grids) {
+    RowSet set;
+    set.grid = grid;
+    set.workingSet = double(gridBytesPerPoint(s)) * grid.size[0] * grid.size[1] * grid.size[2];
+    sets.push_back(set);
+  }
+  for (const RowSet &set : sets) {
+    const auto [nx, ny, nz] = set.grid.size;
+    const std::string what = set.grid.chosen == BenchGrid::Chosen::Option
+                                 ? "size"
+                                 : fmt::format("size chosen ({}):", set.grid.reason);
+    if (caches.lastLevel())
+      progress(fmt::format("{} {}x{}x{}: working set {} ({} B/point), {:.1f}x the last-level "
+                           "cache ({}, {})",
+                           what, nx, ny, nz, mib(set.workingSet), gridBytesPerPoint(s),
+                           set.workingSet / caches.lastLevel(), mib(caches.lastLevel()),
+                           caches.source));
+    else
+      progress(fmt::format("{} {}x{}x{}: working set {}; the last-level cache size is unknown "
+                           "(no /sys/devices/system/cpu/cpu0/cache)",
+                           what, nx, ny, nz, mib(set.workingSet)));
+  }
 
   std::unique_ptr<CompiledHarness> built = CompiledHarness::build(compiled, o.sourcePath, o.keep);
   if (!built)
     return 1;
-  const std::string dir = built->dir(), harness = built->program();
-  auto errors = built->errors();
 
-  // 3. Time every variant, out of place and, where the stencil allows it, in place.
+  // 3. Time every variant on every grid, out of place and, where the stencil
+  // allows it, in place.
   bool allowsInPlace = false;
   for (const ir::Field &f : s.fields)
     allowsInPlace |= f.overwrites >= 0;
@@ -380,154 +561,139 @@ int runBench(const CompiledStencil &compiled, const BenchOptions &o) {
     modes.push_back(false);
   if (o.inPlace != BenchOptions::InPlace::Off && allowsInPlace)
     modes.push_back(true);
-  double triad = 0, peakGflops = 0;
-  std::vector<VariantResult> results;
-  for (bool inPlace : modes) {
-    std::string out = path(dir, inPlace ? "run-in-place.txt" : "run.txt");
-    progress(fmt::format("timing at {}x{}x{}, Nd = {}{}", nx, ny, nz, o.nd,
-                         inPlace ? ", in place" : ""));
-    std::string depths;
-    for (int d : o.timeDepths)
-      depths += (depths.empty() ? "" : ",") + std::to_string(d);
-    if (!runProgram({harness, "run", std::to_string(nx), std::to_string(ny), std::to_string(nz),
-                     std::to_string(o.nd), std::to_string(o.repeats), o.search ? "1" : "0",
-                     inPlace ? "1" : "0", depths.empty() ? "0" : depths,
-                     o.index == BenchOptions::Index::Layered ? "layered" : "random"},
-                    out))
+  for (RowSet &set : sets)
+    if (!timeRowSet(o, *built, modes, set))
       return 1;
-    std::ifstream lines(out);
-    std::string line;
-    while (std::getline(lines, line)) {
-      std::istringstream words(line);
-      std::string kind;
-      words >> kind;
-      if (kind == "triad") {
-        double t = 0;
-        words >> t;
-        triad = std::max(triad, t);
-      } else if (kind == "peak_gflops") {
-        double p = 0;
-        words >> p;
-        peakGflops = std::max(peakGflops, p);
-      } else if (kind == "variant") {
-        VariantResult r;
-        int ip = 0;
-        words >> r.variant >> ip >> r.blockY >> r.blockZ >> r.seconds;
-        r.inPlace = ip != 0;
-        r.maxRelError = errors[r.variant];
-        r.name = r.inPlace ? r.variant + "/in-place" : r.variant;
-        results.push_back(r);
-      } else if (kind == "temporal") {
-        VariantResult r;
-        int ip = 0;
-        words >> r.variant >> ip >> r.timeStepsPerPass >> r.blockY >> r.blockZ >> r.seconds;
-        r.inPlace = ip != 0;
-        r.maxRelError = errors[r.variant]; // the same kernel; the harness checked the bits
-        r.name =
-            fmt::format("{}/T{}{}", r.variant, r.timeStepsPerPass, r.inPlace ? "/in-place" : "");
-        results.push_back(r);
-      }
-    }
-  }
   built.reset(); // the temporary directory goes
 
   // 4. Report. Each variant's roofline bound (docs/DESIGN.md §Performance model
-  // [5, 7]) takes both roofs from
-  // this run: the triad as the bandwidth and the FMA peak in the stencil's
-  // precision. Out of place, every output line is read before it is written
-  // (write-allocate); in place, the output's lines are those of the level it
-  // overwrites, already read, so no extra traffic (compiler/analysis/Roofline.h).
+  // [5, 7]) takes both roofs from its grid's runs: the triad as the bandwidth
+  // and the FMA peak in the stencil's precision. Out of place, every output
+  // line is read before it is written (write-allocate); in place, the output's
+  // lines are those of the level it overwrites, already read, so no extra
+  // traffic (compiler/analysis/Roofline.h).
   analysis::Machine measured;
   measured.name = "this machine, measured in this run";
-  measured.bandwidthGBs = triad;
-  measured.peakGflopsFloat = measured.peakGflopsDouble = peakGflops;
   // A time-tiled pass of T steps moves at best the traffic of one sweep.
-  auto boundOf = [&](const VariantResult &r) {
+  auto boundOf = [&](const RowSet &set, const VariantResult &r) {
+    measured.peakGflopsFloat = measured.peakGflopsDouble = set.peakGflops;
     measured.writeAllocate = !r.inPlace;
-    measured.bandwidthGBs = triad * r.timeStepsPerPass;
+    measured.bandwidthGBs = set.triad * r.timeStepsPerPass;
     return analysis::rooflineBound(compiled, r.variant, measured);
   };
-  const double points = double(nx) * ny * nz;
   const int flops = analysis::stencilFlops(compiled.linear);
   const int bytes = analysis::compulsoryBytes(s);
   const double tolerance = isFloat ? 1e-5 : 1e-12;
   bool allCorrect = true;
-  for (const VariantResult &r : results)
-    allCorrect &= r.maxRelError < tolerance; // the time-tiled rows, too
+  for (const RowSet &set : sets)
+    for (const VariantResult &r : set.results)
+      allCorrect &= r.maxRelError < tolerance; // the time-tiled rows, too
+  auto sizeJson = [](const BenchGrid &grid) {
+    return llvm::json::Array{grid.size[0], grid.size[1], grid.size[2]};
+  };
+  auto overLastLevel = [&](const RowSet &set) {
+    return caches.lastLevel() ? set.workingSet / caches.lastLevel() : 0.0;
+  };
+  const RowSet &first = sets.front();
   if (o.json) {
-    llvm::json::Array variants;
-    for (const VariantResult &r : results) {
-      double gpts = points / r.seconds / 1e9;
-      analysis::RooflineBound bound = boundOf(r);
-      variants.push_back(llvm::json::Object{
-          {"name", r.name},
-          {"in_place", r.inPlace},
-          {"block_y", r.blockY},
-          {"block_z", r.blockZ},
-          {"seconds_per_step", r.seconds},
-          {"gpts_per_s", gpts},
-          {"gflops", gpts * flops},
-          {"gbytes_per_s", gpts * bytes},
-          {"fraction_of_stream", gpts * bytes / triad},
-          {"roofline_gpts_per_s", bound.gptsPerSecond},
-          {"roofline_limit", bound.limit},
-          {"fraction_of_roofline", gpts / bound.gptsPerSecond},
-          {"max_rel_error", r.maxRelError},
-          {"time_steps_per_pass", r.timeStepsPerPass},
+    // The first grid's figures stay at the top level (what a single-grid
+    // report always carried); every row carries its own grid's size, and
+    // `row_sets` says what chose each grid.
+    llvm::json::Array variants, rowSets;
+    for (const RowSet &set : sets) {
+      const double points = double(set.grid.size[0]) * set.grid.size[1] * set.grid.size[2];
+      for (const VariantResult &r : set.results) {
+        double gpts = points / r.seconds / 1e9;
+        analysis::RooflineBound bound = boundOf(set, r);
+        variants.push_back(llvm::json::Object{
+            {"name", r.name},
+            {"size", sizeJson(set.grid)},
+            {"in_place", r.inPlace},
+            {"block_y", r.blockY},
+            {"block_z", r.blockZ},
+            {"seconds_per_step", r.seconds},
+            {"gpts_per_s", gpts},
+            {"gflops", gpts * flops},
+            {"gbytes_per_s", gpts * bytes},
+            {"fraction_of_stream", gpts * bytes / set.triad},
+            {"roofline_gpts_per_s", bound.gptsPerSecond},
+            {"roofline_limit", bound.limit},
+            {"fraction_of_roofline", gpts / bound.gptsPerSecond},
+            {"max_rel_error", r.maxRelError},
+            {"time_steps_per_pass", r.timeStepsPerPass},
+        });
+      }
+      rowSets.push_back(llvm::json::Object{
+          {"size", sizeJson(set.grid)},
+          {"chosen_by", chosenName(set.grid.chosen)},
+          {"reason", set.grid.reason},
+          {"working_set_bytes", set.workingSet},
+          {"working_set_over_last_level_cache", overLastLevel(set)},
+          {"stream_triad_gbytes_per_s", set.triad},
+          {"peak_gflops", set.peakGflops},
       });
     }
     llvm::json::Object report{
         {"stencil", s.name},
         {"type", ir::elemTypeName(s.elemType)},
-        {"size", llvm::json::Array{nx, ny, nz}},
+        {"size", sizeJson(first.grid)},
         {"nd", o.nd},
         {"index", o.index == BenchOptions::Index::Layered ? "layered" : "random"},
         {"repeats", o.repeats},
         {"flops_per_point", flops},
         {"bytes_per_point", bytes},
-        {"stream_triad_gbytes_per_s", triad},
-        {"size_chosen", chosen},
-        {"working_set_bytes", workingSet},
-        {"working_set_over_last_level_cache",
-         caches.lastLevel() ? workingSet / caches.lastLevel() : 0.0},
+        {"stream_triad_gbytes_per_s", first.triad},
+        {"size_chosen", first.grid.chosen != BenchGrid::Chosen::Option},
+        {"working_set_bytes", first.workingSet},
+        {"working_set_over_last_level_cache", overLastLevel(first)},
         {"caches", llvm::json::Object{{"l1d_bytes", caches.l1d},
                                       {"l2_bytes", caches.l2},
                                       {"l3_bytes", caches.l3},
                                       {"source", caches.source}}},
-        {"peak_gflops", peakGflops},
+        {"peak_gflops", first.peakGflops},
+        {"row_sets", std::move(rowSets)},
         {"variants", std::move(variants)},
     };
     llvm::outs() << fmt::format("{}\n",
                                 llvm::formatv("{0:2}", llvm::json::Value(std::move(report))).str());
   } else {
-    llvm::outs() << fmt::format("stencil {} ({}), {}x{}x{}, Nd = {} ({} index), median of {} "
-                                "steps\n",
-                                s.name, ir::elemTypeName(s.elemType), nx, ny, nz, o.nd,
-                                o.index == BenchOptions::Index::Layered ? "layered" : "random",
-                                o.repeats);
-    if (caches.lastLevel())
-      llvm::outs() << fmt::format("working set {}, {:.1f}x the last-level cache ({}); one time "
-                                  "step per pass over memory but in the /T<steps> rows "
-                                  "(time-tiled)\n",
-                                  mib(workingSet), workingSet / caches.lastLevel(),
-                                  mib(caches.lastLevel()));
-    llvm::outs() << fmt::format("STREAM-like triad: {:.1f} GB/s; peak FMA throughput {:.1f} "
-                                "GFLOP/s; compulsory traffic {} B/point; {} flops/point\n",
-                                triad, peakGflops, bytes, flops);
-    llvm::outs() << fmt::format("{:<20} {:>10} {:>8} {:>8} {:>7} {:>9} {:>16} {:>13}  {}\n",
-                                "variant", "s/step", "GPts/s", "GFLOP/s", "GB/s", "of triad",
-                                "of roofline", "max rel err", "tiles (y x z)");
-    for (const VariantResult &r : results) {
-      double gpts = points / r.seconds / 1e9;
-      std::string tiles = r.blockY ? fmt::format("{} x {}", r.blockY, r.blockZ) : "default";
-      if (r.name.rfind("naive", 0) == 0 && r.timeStepsPerPass == 1)
-        tiles = "-";
-      analysis::RooflineBound bound = boundOf(r);
-      std::string ofRoofline = fmt::format("{:.3f} ({})", gpts / bound.gptsPerSecond, bound.limit);
+    // One table per grid, each with its own header.
+    for (const RowSet &set : sets) {
+      const auto [nx, ny, nz] = set.grid.size;
+      const double points = double(nx) * ny * nz;
+      if (&set != &first)
+        llvm::outs() << "\n";
       llvm::outs() << fmt::format(
-          "{:<20} {:>10.5f} {:>8.3f} {:>8.2f} {:>7.2f} {:>9.3f} {:>16} {:>13.2e}  {}\n", r.name,
-          r.seconds, gpts, gpts * flops, gpts * bytes, gpts * bytes / triad, ofRoofline,
-          r.maxRelError, tiles);
+          "stencil {} ({}), {}x{}x{}, Nd = {} ({} index), median of {} "
+          "steps{}\n",
+          s.name, ir::elemTypeName(s.elemType), nx, ny, nz, o.nd,
+          o.index == BenchOptions::Index::Layered ? "layered" : "random", o.repeats,
+          set.grid.chosen == BenchGrid::Chosen::Production ? "; " + set.grid.reason : "");
+      if (caches.lastLevel())
+        llvm::outs() << fmt::format("working set {}, {:.1f}x the last-level cache ({}); one time "
+                                    "step per pass over memory but in the /T<steps> rows "
+                                    "(time-tiled)\n",
+                                    mib(set.workingSet), set.workingSet / caches.lastLevel(),
+                                    mib(caches.lastLevel()));
+      llvm::outs() << fmt::format("STREAM-like triad: {:.1f} GB/s; peak FMA throughput {:.1f} "
+                                  "GFLOP/s; compulsory traffic {} B/point; {} flops/point\n",
+                                  set.triad, set.peakGflops, bytes, flops);
+      llvm::outs() << fmt::format("{:<20} {:>10} {:>8} {:>8} {:>7} {:>9} {:>16} {:>13}  {}\n",
+                                  "variant", "s/step", "GPts/s", "GFLOP/s", "GB/s", "of triad",
+                                  "of roofline", "max rel err", "tiles (y x z)");
+      for (const VariantResult &r : set.results) {
+        double gpts = points / r.seconds / 1e9;
+        std::string tiles = r.blockY ? fmt::format("{} x {}", r.blockY, r.blockZ) : "default";
+        if (r.name.rfind("naive", 0) == 0 && r.timeStepsPerPass == 1)
+          tiles = "-";
+        analysis::RooflineBound bound = boundOf(set, r);
+        std::string ofRoofline =
+            fmt::format("{:.3f} ({})", gpts / bound.gptsPerSecond, bound.limit);
+        llvm::outs() << fmt::format(
+            "{:<20} {:>10.5f} {:>8.3f} {:>8.2f} {:>7.2f} {:>9.3f} {:>16} {:>13.2e}  {}\n", r.name,
+            r.seconds, gpts, gpts * flops, gpts * bytes, gpts * bytes / set.triad, ofRoofline,
+            r.maxRelError, tiles);
+      }
     }
   }
   if (!allCorrect) {

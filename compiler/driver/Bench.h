@@ -5,6 +5,7 @@
 #include "passes/Pipeline.h"
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,8 +16,10 @@ namespace stencilc {
 struct BenchOptions {
   std::string sourcePath; ///< the .stencil file, for messages and generated comments
   std::string sizeText;   ///< --size as given, for messages; empty: the default size
-  /// 0: the default size, a working set of at least 4x this machine's last-level cache
+  /// 0: the default sizes (benchGrids): a working set of at least 4x this machine's
+  /// last-level cache and, for `bench` in 3D, a production shape beside it
   int nx = 0, ny = 0, nz = 0;
+  int sizeExtents = 0; ///< how many extents --size gave (1, 2 or 3; 0: none)
   int nd = 902;        ///< distinct index values (the papers' velocity count)
   int repeats = 5;     ///< timed steps per variant; the median is reported
   bool search = false; ///< search tile sizes for blocked and planes
@@ -31,13 +34,6 @@ struct BenchOptions {
   /// time, for stencils whose outputs advance time levels; empty: none.
   std::vector<int> timeDepths = {2, 4};
 };
-
-/// Generates the CPU kernels of `compiled`, compiles them with the system
-/// compiler (-O3 -march=native -fopenmp) and the bench harness, checks every
-/// variant against the reference evaluator on a small grid, times every
-/// variant next to a triad bandwidth probe, and prints a table (or JSON) to
-/// stdout; progress goes to stderr. Returns the process exit status.
-int runBench(const CompiledStencil &compiled, const BenchOptions &options);
 
 /// The bench harness (runtime/src/bench/BenchHarness.cpp) compiled with a stencil's
 /// generated CPU kernels and checked against the reference evaluator, in a
@@ -70,10 +66,48 @@ private:
   double tolerance_ = 0;
 };
 
-/// Reads --size: "N" (N^3, or N^2 in 2D) or "NXxNYxNZ" into o.nx, o.ny, o.nz
-/// and o.sizeText; an empty text leaves them 0 (the default size). False on a
-/// malformed size.
-bool parseGridSize(const std::string &text, BenchOptions &o);
+/// Reads --size: "N" (N^3, or N^2 in 2D), "NX,NY,NZ" (x first, x fastest) or
+/// "NX,NY" (2D), with "x" accepted in place of the commas ("NXxNYxNZ"), into
+/// o.nx, o.ny, o.nz and o.sizeText; an empty text leaves them 0 (the default
+/// sizes). False on a malformed size, with why in `why` (if given): the
+/// offending part named, a zero or negative extent included.
+bool parseGridSize(const std::string &text, BenchOptions &o, std::string *why = nullptr);
+
+/// The side of the production cube that a default `bench` run times beside the
+/// 4x-LLC one: production grids have rows of 500-2000 points, the default
+/// cube's are 200-odd.
+constexpr int kProductionSide = 512;
+
+/// One grid `bench` times, and what chose it.
+struct BenchGrid {
+  std::array<int, 3> size{}; ///< nx, ny, nz (nz 1 in 2D)
+  enum class Chosen { Option, LastLevelCache, Production } chosen = Chosen::Option;
+  /// Why this size, for stderr and the JSON: empty for --size's.
+  std::string reason;
+};
+
+/// "option", "last-level cache", "production".
+const char *chosenName(BenchGrid::Chosen chosen);
+
+/// The grids `bench` times with `o`. With --size, that one. Without: the
+/// 4x-LLC grid (timedGridSize) and, for a 3D stencil, a production cube beside
+/// it: kProductionSide^3, or else the largest N^3 (N a multiple of 8) whose run
+/// fits in `availableBytes` (0: unknown, nothing is shrunk); none when that is
+/// no larger than the first grid. `notes` gets why a production grid was
+/// shrunk or left out.
+std::vector<BenchGrid> benchGrids(const CompiledStencil &compiled, const BenchOptions &o,
+                                  long long lastLevelCache, std::uint64_t availableBytes,
+                                  std::vector<std::string> &notes);
+
+/// The memory a new process may take here (analysis::readAvailableMemory):
+/// MemAvailable of /proc/meminfo, or of the file STENCILC_MEMINFO names (tests
+/// use it to stand in for a machine with less memory).
+std::uint64_t availableMemory();
+
+/// What one `bench` harness process holds at `size` (analysis/RunBudget.h): the
+/// triad, the grids of the larger mode timed, the time-tiling check.
+analysis::HarnessRun benchRun(const ir::Stencil &s, const BenchOptions &o,
+                              const std::array<int, 3> &size);
 
 /// Runs `argv` (argv[0] found on PATH) with stdout to `outFile` (if not
 /// empty) and stderr passed through; false after reporting a failure.
@@ -100,8 +134,20 @@ std::array<int, 3> timedGridSize(const ir::Stencil &s, const BenchOptions &o,
 bool checkRunFits(const CompiledStencil &compiled, const std::string &command,
                   const BenchOptions &o, const analysis::HarnessRun &run);
 
-/// checkRunFits for `bench` with `o`: the triad first, then the grids of
-/// every mode it times (out of place, the larger, unless only in place).
-bool checkBenchFits(const CompiledStencil &compiled, const BenchOptions &o);
+/// checkRunFits for `bench` with `o` on each of `grids` (benchGrids): the
+/// triad first, then the grids of every mode it times (out of place, the
+/// larger, unless only in place). A --size with a z extent other than 1 for a
+/// 2D stencil is refused too.
+bool checkBenchFits(const CompiledStencil &compiled, const BenchOptions &o,
+                    const std::vector<BenchGrid> &grids);
+
+/// Generates the CPU kernels of `compiled`, compiles them with the system
+/// compiler (-O3 -march=native -fopenmp) and the bench harness, checks every
+/// variant against the reference evaluator on a small grid, times every
+/// variant on each of `grids` (benchGrids) next to a triad bandwidth probe,
+/// and prints a table per grid (or one JSON report) to stdout; progress goes
+/// to stderr. Returns the process exit status.
+int runBench(const CompiledStencil &compiled, const BenchOptions &options,
+             const std::vector<BenchGrid> &grids);
 
 } // namespace stencilc

@@ -1,12 +1,14 @@
 //===- BenchCommand.cpp - `stencilc bench`: check and time the CPU kernels -===//
 //
-//   stencilc bench FILE [--size N|NXxNYxNZ] [--repeats N] [--search] [--json] [--keep]
+//   stencilc bench FILE [--size N|NX,NY,NZ] [--repeats N] [--search] [--json] [--keep]
 //                  [--in-place auto|on|off] [--index random|layered] [--time-depths T,...]
 //
 // Generates, compiles, checks and times the CPU kernels of one stencil file
 // (driver/Bench.h).
 //
 //===----------------------------------------------------------------------===//
+#include "analysis/HostCaches.h"
+#include "analysis/RunBudget.h"
 #include "driver/Bench.h"
 #include "driver/CompileOptions.h"
 #include "driver/Driver.h"
@@ -30,10 +32,15 @@ driver::CompileCommandLine options(benchCommand, /*extras=*/0);
 
 llvm::cl::opt<std::string>
     benchSize("size",
-              llvm::cl::desc("Grid size N (N^3, or N^2 in 2D) or NXxNYxNZ "
+              llvm::cl::desc("Grid size N (N^3, or N^2 in 2D) or NX,NY,NZ, x first "
                              "(default: the smallest N^3, or N^2 in 2D, whose grids are 4x the "
-                             "last-level cache)"),
+                             "last-level cache, and in 3D a 512^3 production grid beside it)"),
               llvm::cl::value_desc("size"), llvm::cl::sub(benchCommand));
+llvm::cl::opt<bool> benchDryRun(
+    "dry-run",
+    llvm::cl::desc("Print the grids a run would time, what chose each and the memory it needs; "
+                   "build and time nothing"),
+    llvm::cl::sub(benchCommand));
 llvm::cl::opt<int> benchRepeats("repeats", llvm::cl::desc("Timed steps per variant (median)"),
                                 llvm::cl::init(5), llvm::cl::sub(benchCommand));
 llvm::cl::opt<bool> benchSearch("search",
@@ -71,9 +78,11 @@ int runBenchCommand() {
   }
   BenchOptions o;
   o.sourcePath = options.inputFiles[0];
-  if (!parseGridSize(benchSize, o)) {
-    llvm::WithColor::error(llvm::errs(), "stencilc")
-        << "bad --size '" << benchSize << "': expected N or NXxNYxNZ\n";
+  std::string why;
+  if (!parseGridSize(benchSize, o, &why)) {
+    driver::reportError(fmt::format("bad --size '{}': {}; expected N (a cube) or NX,NY,NZ (x "
+                                    "first)",
+                                    std::string(benchSize), why));
     return 2;
   }
   // bench builds and times CPU kernels only: the options that steer GPU kernels
@@ -119,13 +128,33 @@ int runBenchCommand() {
   auto loaded = driver::loadModule(options.inputFiles[0], *load);
   if (!loaded)
     return 1;
-  // Every stencil's grid is checked before the first is built and timed.
-  for (const CompiledStencil &c : loaded->compiled)
-    if (!checkBenchFits(c, o))
+  // Every stencil's grids are chosen and checked before the first is built and timed.
+  const long long lastLevel = analysis::readHostCaches().lastLevel();
+  const std::uint64_t available = availableMemory();
+  std::vector<std::vector<BenchGrid>> grids;
+  for (const CompiledStencil &c : loaded->compiled) {
+    std::vector<std::string> notes;
+    grids.push_back(benchGrids(c, o, lastLevel, available, notes));
+    for (const std::string &note : notes)
+      llvm::errs() << "bench: " << c.stencil->name << ": " << note << "\n";
+    if (!checkBenchFits(c, o, grids.back()))
       return 2;
+  }
+  if (benchDryRun) {
+    for (size_t i = 0; i < loaded->compiled.size(); ++i) {
+      const ir::Stencil &s = *loaded->compiled[i].stencil;
+      for (const BenchGrid &g : grids[i])
+        llvm::outs() << fmt::format(
+            "{} {}x{}x{} ({}{}{}): needs {} of memory, {} available\n", s.name, g.size[0],
+            g.size[1], g.size[2], chosenName(g.chosen), g.reason.empty() ? "" : ", ", g.reason,
+            analysis::bytesText(double(analysis::harnessPeakBytes(s, benchRun(s, o, g.size)))),
+            available ? analysis::bytesText(double(available)) : std::string("unknown"));
+    }
+    return 0;
+  }
   int status = 0;
-  for (const CompiledStencil &c : loaded->compiled)
-    status |= runBench(c, o);
+  for (size_t i = 0; i < loaded->compiled.size(); ++i)
+    status |= runBench(loaded->compiled[i], o, grids[i]);
   return status;
 }
 
