@@ -3,7 +3,7 @@
 // `stencilc analyze --orders` (docs/PERFORMANCE-MODEL.md §Order sweep) asks
 // what the same equation costs at other accuracy orders. The points of
 // derivative sugar (laplacian, dxx, dxy, ...) follow from an order
-// (docs/DSL.md §Derivatives), so the parsed stencil is re-derived by setting
+// (docs/DSL.md §Meaning, "Derivative sugar"), so the parsed stencil is re-derived by setting
 // the order of every derivative and the declared `order` to the new one
 // before Sema resolves and checks them; nothing is substituted in the text.
 // Points written by hand (offsets, point sets) do not follow an order, so a
