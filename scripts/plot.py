@@ -25,6 +25,16 @@ receivers' y:
   image.png               the image, the true model's interfaces (steps up of more
                           than 100 m/s between cells) dotted over it
 
+From an elastic run ("program": "elastic"; examples/elastic), the three
+displacement components U, V, W (x, y, z) side by side:
+
+  model.png               vp and vs, vertical slice through the source (vp_xz.npy,
+                          vs_xz.npy), source and receiver line marked
+  snapshot_NNNNN_xz.png   U, V, W on the vertical slice through the source
+  seismogram.png          U, V, W at the receivers along x (seismogram_[uvw].npy),
+  crossline.png           along y (crossline_[uvw].npy) and along z through the
+  vsp.png                 source (vsp_[uvw].npy), time down
+
 Axes are in metres and seconds from geometry.json, with labels and colour
 bars; wavefields, gathers and images are clipped at the --clip percentile of
 their absolute values (default 99) so weak events show; slices in space keep
@@ -366,9 +376,104 @@ def draw_wave(g, run_dir, out, percentile):
     return written
 
 
+COMPONENTS = ("u", "v", "w")
+COMPONENT_NAMES = {"u": "U (x)", "v": "V (y)", "w": "W (z)"}
+
+
+def plot_elastic_model(g, run_dir, out):
+    nx, ny, nz = g["shape"]
+    sx, _, sz = source_position(g)
+    rz = g["origin"][2] + g["spacing"][2] * g["receivers"]["index"][2]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 6 * nz / nx * 0.8 + 1.5))
+    for ax, name in zip(axes, ("vp", "vs")):
+        v = load(os.path.join(run_dir, name + "_xz.npy"), (nz, nx))
+        im = ax.imshow(v, cmap="viridis", extent=extent(g, 0, 2), aspect="equal",
+                       interpolation="nearest")
+        ax.plot([sx], [sz], marker="*", markersize=12, color="red", linestyle="none",
+                label="source (vertical force)")
+        ax.axhline(rz, color="white", linewidth=0.8, linestyle="--", label="receivers along x")
+        ax.set_xlabel("x (m)")
+        ax.set_ylabel("depth z (m)")
+        ax.set_title("%s, vertical slice through the source" % name)
+        ax.legend(loc="lower right", fontsize=8)
+        fig.colorbar(im, ax=ax, shrink=0.8, label="%s (m/s)" % name)
+    return save(fig, os.path.join(out, "model.png"))
+
+
+def plot_elastic_snapshots(g, run_dir, out, percentile):
+    nx, ny, nz = g["shape"]
+    sx, sy, sz = source_position(g)
+    steps = sorted({int(m.group(1)) for m in (
+        re.search(r"snapshot_(\d+)_xz_u\.npy$", p)
+        for p in glob.glob(os.path.join(run_dir, "snapshot_*_xz_u.npy"))) if m})
+    written = []
+    for step in steps:
+        fields = [load(os.path.join(run_dir, "snapshot_%05d_xz_%s.npy" % (step, c)), (nz, nx))
+                  for c in COMPONENTS]
+        clip = clip_of(np.stack(fields), percentile)  # one scale: the components compare
+        fig, axes = plt.subplots(1, 3, figsize=(16, 5 * nz / nx * 0.8 + 1.5))
+        for ax, c, p in zip(axes, COMPONENTS, fields):
+            im = ax.imshow(p, cmap="seismic", vmin=-clip, vmax=clip, aspect="equal",
+                           extent=extent(g, 0, 2), interpolation="bilinear")
+            ax.plot([sx], [sz], marker="*", markersize=10, color="black", linestyle="none")
+            ax.set_xlabel("x (m)")
+            ax.set_ylabel("depth z (m)")
+            ax.set_title(COMPONENT_NAMES[c])
+        fig.suptitle("Displacement at t = %.3f s, vertical slice at y = %.0f m"
+                     % (step * g["dt"], sy))
+        fig.colorbar(im, ax=axes, shrink=0.8, label="m, clipped at %g%%" % percentile)
+        written.append(save(fig, os.path.join(out, "snapshot_%05d_xz.png" % step)))
+    return written
+
+
+def plot_elastic_gathers(g, run_dir, out, percentile):
+    nx, ny, nz = g["shape"]
+    dt = g["dt"]
+    written = []
+    for name, a, what in (("seismogram", 0, "receivers along x at depth %.0f m"
+                           % (g["origin"][2] + g["spacing"][2] * g["receivers"]["index"][2])),
+                          ("crossline", 1, "receivers along y at the source's depth"),
+                          ("vsp", 2, "receivers along z through the source")):
+        count = g["shape"][a]
+        traces = []
+        for c in COMPONENTS:
+            d = load(os.path.join(run_dir, "%s_%s.npy" % (name, c)))
+            if d.ndim != 2 or d.shape[1] != count:
+                raise PlotError("%s_%s.npy: shape %s, expected (samples, %d)"
+                                % (name, c, d.shape, count))
+            traces.append(d)
+        clip = clip_of(np.stack(traces), percentile)
+        position = axis(g, a)
+        step = g["spacing"][a]
+        samples = traces[0].shape[0]
+        fig, axes = plt.subplots(1, 3, figsize=(16, 7))
+        for ax, c, d in zip(axes, COMPONENTS, traces):
+            # Sample s is the field at t = s dt (docs/SEISMIC.md §Conventions).
+            im = ax.imshow(d, cmap="gray_r", vmin=-clip, vmax=clip, aspect="auto",
+                           extent=[position[0] - step / 2, position[-1] + step / 2,
+                                   (samples - 0.5) * dt, -0.5 * dt], interpolation="bilinear")
+            ax.axvline(source_position(g)[a], color="red", linewidth=0.8, linestyle=":",
+                       label="source")
+            ax.set_xlabel("receiver %s (m)" % "xyz"[a])
+            ax.set_ylabel("time (s)")
+            ax.set_title(COMPONENT_NAMES[c])
+        axes[0].legend(loc="lower right", fontsize=8)
+        fig.suptitle("Vertical force, %s, dt = %.3g ms" % (what, dt * 1e3))
+        fig.colorbar(im, ax=axes, shrink=0.8, label="m, clipped at %g%%" % percentile)
+        written.append(save(fig, os.path.join(out, name + ".png")))
+    return written
+
+
+def draw_elastic(g, run_dir, out, percentile):
+    written = [plot_elastic_model(g, run_dir, out)]
+    written += plot_elastic_snapshots(g, run_dir, out, percentile)
+    written += plot_elastic_gathers(g, run_dir, out, percentile)
+    return written
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("run_dir", help="a wave or rtm run's --out directory")
+    parser.add_argument("run_dir", help="a wave, rtm or elastic run's --out directory")
     parser.add_argument("--figures", help="where the PNG files go (default RUN_DIR/figures)")
     parser.add_argument("--clip", type=float, default=99.0,
                         help="percentile of |value| at which wavefields, gathers and images "
@@ -394,9 +499,10 @@ def main():
         return 1
     try:
         program = g.get("program", "wave")
-        if program not in ("wave", "rtm"):
-            raise PlotError("geometry.json: program '%s': expected wave or rtm" % program)
-        draw = draw_rtm if program == "rtm" else draw_wave
+        if program not in ("wave", "rtm", "elastic"):
+            raise PlotError("geometry.json: program '%s': expected wave, rtm or elastic"
+                            % program)
+        draw = {"wave": draw_wave, "rtm": draw_rtm, "elastic": draw_elastic}[program]
         written = draw(g, args.run_dir, scratch, args.clip)
         for path in written:
             os.replace(path, os.path.join(out, os.path.basename(path)))
