@@ -25,6 +25,9 @@ struct Sweep {
   /// With a machine: the lowest even order whose counts reach the ridge, if
   /// any up to the language's highest order.
   std::optional<int> firstComputeBound;
+  /// The highest order the search compiled (below the language's limit when
+  /// an order failed to compile).
+  int searchedTo = 0;
 };
 
 /// Loads `path` at `order`; null after the diagnostics were printed.
@@ -104,7 +107,7 @@ void printSweep(const Sweep &sw, const std::optional<analysis::Machine> &machine
     if (sw.firstComputeBound)
       os << fmt::format("  compute-bound from order {}\n", *sw.firstComputeBound);
     else
-      os << fmt::format("  memory-bound at every order up to {}\n", maxAccuracyOrder());
+      os << fmt::format("  memory-bound at every order up to {}\n", sw.searchedTo);
   }
 }
 
@@ -143,6 +146,7 @@ llvm::json::Object sweepJson(const Sweep &sw, const std::optional<analysis::Mach
     o["bandwidth_gbs"] = machine->bandwidthGBs;
     o["peak_gflops"] = machine->peakGflops(type);
     o["ridge_intensity"] = analysis::ridgeIntensity(*machine, type);
+    o["searched_up_to_order"] = sw.searchedTo;
     o["lowest_compute_bound_order"] = sw.firstComputeBound
                                           ? llvm::json::Value(*sw.firstComputeBound)
                                           : llvm::json::Value(nullptr);
@@ -211,6 +215,7 @@ int analyzeOrders(const std::vector<std::string> &files, const std::vector<int> 
             break;
           }
           const CompiledStencil &c = m->compiled[i];
+          sw.searchedTo = order;
           if (computeBound(analysis::countStencil(c), c.stencil->elemType, *machine))
             sw.firstComputeBound = order;
         }
