@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# devito-peer.sh [--size N] [--steps S] [--repeats R] [--tuned] [--stencilc PATH] [--json]
+# devito-peer.sh [--size N|NX,NY,NZ] [--steps S] [--repeats R] [--tuned] [--stencilc PATH] [--json]
 # In one run: `stencilc bench` and Devito on the same problems (acoustic_iso8, and ete37
 # with its 11 class coefficients as per-point fields), each Devito operator first checked
 # against NumPy, then a table of stencilc's best rows, Devito's figure and their ratios
@@ -13,7 +13,7 @@ devito_pin=devito==4.8.23
 command_line="$0 $*"
 
 usage() {
-  echo "usage: devito-peer.sh [--size N] [--steps S] [--repeats R] [--tuned] [--stencilc PATH] [--json]" >&2
+  echo "usage: devito-peer.sh [--size N|NX,NY,NZ] [--steps S] [--repeats R] [--tuned] [--stencilc PATH] [--json]" >&2
   exit 2
 }
 positive() { # NAME VALUE
@@ -26,7 +26,7 @@ size="" steps=20 repeats=5 stencilc=$root/build/compiler/stencilc json=""
 bench_search=() devito_autotune=off
 while (($#)); do
   case $1 in
-  --size) (($# >= 2)) || usage; positive --size "$2"; size=$2; shift 2 ;;
+  --size) (($# >= 2)) || usage; size=$2; shift 2 ;;
   --steps) (($# >= 2)) || usage; positive --steps "$2"; steps=$2; shift 2 ;;
   --repeats) (($# >= 2)) || usage; positive --repeats "$2"; repeats=$2; shift 2 ;;
   --stencilc) (($# >= 2)) || usage; stencilc=$2; shift 2 ;;
@@ -35,9 +35,20 @@ while (($#)); do
   *) echo "devito-peer.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
-if [[ -n $size ]] && ((size < 9)); then
-  echo "devito-peer.sh: --size: $size is smaller than the stencils (9 points across)" >&2
-  exit 2
+# --size as stencilc bench reads it: N (a cube) or NX,NY,NZ, x first.
+if [[ -n $size ]]; then
+  [[ $size =~ ^[0-9]+(,[0-9]+,[0-9]+)?$ ]] || {
+    echo "devito-peer.sh: --size: '$size' is not N or NX,NY,NZ" >&2
+    exit 2
+  }
+  IFS=, read -r -a extents <<<"$size"
+  for n in "${extents[@]}"; do
+    positive --size "$n"
+    if ((n < 9)); then
+      echo "devito-peer.sh: --size: $n is smaller than the stencils (9 points across)" >&2
+      exit 2
+    fi
+  done
 fi
 if [[ ! -x $stencilc ]]; then
   echo "devito-peer.sh: --stencilc: '$stencilc' is not an executable (build it: ninja -C build stencilc)" >&2
@@ -62,12 +73,13 @@ reports=()
 for pair in acoustic:acoustic_iso8 ete37:ete37; do
   peer=${pair%%:*} stencil=${pair#*:}
   "$python" "$peers/devito_peer.py" check "$peer"
-  # Without --size, stencilc chooses (4x the last-level cache) and Devito takes its size.
+  # Without --size, stencilc chooses (4x the last-level cache, then a production cube) and
+  # Devito takes its first grid; report.py compares the rows at Devito's grid.
   "$stencilc" bench "$root/dsl-examples/$stencil.stencil" --json --repeats "$repeats" \
     ${size:+--size "$size"} "${bench_search[@]}" >"$work/$stencil.stencilc.json"
-  n=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["size"][0])' \
+  n=$(/usr/bin/python3 -c 'import json, sys; print(",".join(map(str, json.load(open(sys.argv[1]))["size"])))' \
     "$work/$stencil.stencilc.json")
-  echo "devito-peer.sh: Devito $peer at $n^3, $repeats runs of $steps steps" >&2
+  echo "devito-peer.sh: Devito $peer at $n (x first), $repeats runs of $steps steps" >&2
   "$python" "$peers/devito_peer.py" time "$peer" --size "$n" --steps "$steps" \
     --repeats "$repeats" --autotune "$devito_autotune" >"$work/$stencil.devito.json"
   reports+=("$work/$stencil.stencilc.json" "$work/$stencil.devito.json")

@@ -1,8 +1,11 @@
 """Devito peers of stencilc's acoustic_iso8 and ete37 benchmarks (bench/peers/README.md).
 
-  python devito_peer.py time  acoustic|ete37 --size N --steps S --repeats R [--autotune LEVEL]
-                                                                         -> JSON on stdout
+  python devito_peer.py time  acoustic|ete37 --size N|NX,NY,NZ --steps S --repeats R
+                              [--autotune LEVEL]                         -> JSON on stdout
   python devito_peer.py check acoustic|ete37 [--size 24 --steps 3]           -> exit 1 on mismatch
+
+--size is stencilc's: N (a cube) or NX,NY,NZ with x first and fastest. Devito's last axis (z) is
+its contiguous one, so the Devito grid's shape is (NZ, NY, NX).
 
 `check` applies the Devito operator to a deterministic input and compares it with a NumPy
 implementation of the same stencil, so a peer that computes something else is caught.
@@ -67,17 +70,17 @@ def devito_setup():
     configuration["profiling"] = "advanced"
 
 
-def make_grid(n):
+def make_grid(shape):
     from devito import Grid
 
-    return Grid(shape=(n, n, n), extent=tuple(H * (n - 1) for _ in range(3)), dtype=np.float32)
+    return Grid(shape=shape, extent=tuple(H * (n - 1) for n in shape), dtype=np.float32)
 
 
-def acoustic_operator(n):
+def acoustic_operator(shape):
     """u.forward = 2u - u.backward + (v*dt)^2 laplace(u), per-point v."""
     from devito import Eq, Function, Operator, TimeFunction
 
-    grid = make_grid(n)
+    grid = make_grid(shape)
     u = TimeFunction(name="u", grid=grid, time_order=2, space_order=SPACE_ORDER)
     v = Function(name="v", grid=grid, space_order=0)
     dt = grid.stepping_dim.spacing
@@ -86,11 +89,11 @@ def acoustic_operator(n):
     return op, u, {"v": v}
 
 
-def ete37_operator(n):
+def ete37_operator(shape):
     """u.forward = 2 * sum_d c_class(d)(x) u(x + d) - u.backward, 11 per-point coefficients."""
     from devito import Eq, Function, Operator, TimeFunction
 
-    grid = make_grid(n)
+    grid = make_grid(shape)
     u = TimeFunction(name="u", grid=grid, time_order=2, space_order=SPACE_ORDER)
     coeffs = {f"c{j}": Function(name=f"c{j}", grid=grid, space_order=0) for j in range(11)}
     t = grid.stepping_dim
@@ -103,15 +106,15 @@ def ete37_operator(n):
     return op, u, coeffs
 
 
-def fill(kind, n, u, params, seed=4242):
+def fill(kind, shape, u, params, seed=4242):
     """Deterministic, bounded inputs: both time levels random, v in [1500, 2500] m/s; the
     ete37 coefficients are the acoustic operator's weights per class (so the run stays
     bounded), plus a small random part so that every class matters in the check."""
     rng = np.random.default_rng(seed)
-    u.data[0] = rng.uniform(-1, 1, (n, n, n)).astype(np.float32)
-    u.data[1] = rng.uniform(-1, 1, (n, n, n)).astype(np.float32)
+    u.data[0] = rng.uniform(-1, 1, shape).astype(np.float32)
+    u.data[1] = rng.uniform(-1, 1, shape).astype(np.float32)
     u.data[2] = 0
-    v = rng.uniform(1500, 2500, (n, n, n)).astype(np.float32)
+    v = rng.uniform(1500, 2500, shape).astype(np.float32)
     if kind == "acoustic":
         params["v"].data[:] = v
         return
@@ -120,18 +123,17 @@ def fill(kind, n, u, params, seed=4242):
         r = max(max(abs(c) for c in p) for p in orbit)
         axis = all(sum(1 for c in p if c) <= 1 for p in orbit)
         weight = (1.0 + 1.5 * LAPLACE8[0] * s) if r == 0 else (0.5 * LAPLACE8[r] * s if axis else 0)
-        noise = 0.01 * s * rng.uniform(-1, 1, (n, n, n))
+        noise = 0.01 * s * rng.uniform(-1, 1, shape)
         params[f"c{j}"].data[:] = (weight + noise).astype(np.float32)
 
 
 def numpy_step(kind, prev, cur, params):
     """One step of the same stencil in NumPy (float64), zero outside the grid like Devito's
     halo; returns the next level."""
-    n = cur.shape[0]
     p = np.pad(cur.astype(np.float64), RADIUS)
 
     def shifted(a, b, c):
-        return p[tuple(slice(RADIUS + d, RADIUS + d + n) for d in (a, b, c))]
+        return p[tuple(slice(RADIUS + d, RADIUS + d + n) for d, n in zip((a, b, c), cur.shape))]
 
     if kind == "acoustic":
         lap = 3 * LAPLACE8[0] * cur.astype(np.float64)
@@ -153,9 +155,10 @@ def numpy_step(kind, prev, cur, params):
     return 2 * total - prev
 
 
-def check(kind, n, steps):
-    op, u, params = (acoustic_operator if kind == "acoustic" else ete37_operator)(n)
-    fill(kind, n, u, params)
+def check(kind, size, steps):
+    shape = tuple(reversed(size))
+    op, u, params = (acoustic_operator if kind == "acoustic" else ete37_operator)(shape)
+    fill(kind, shape, u, params)
     levels = [u.data[0].astype(np.float64), u.data[1].astype(np.float64)]
     for _ in range(steps):
         levels.append(numpy_step(kind, levels[-2], levels[-1], params))
@@ -166,16 +169,18 @@ def check(kind, n, steps):
     scale = float(np.max(np.abs(want)))
     ok = err <= 1e-5 * scale * steps
     print(
-        f"check {kind}: {n}^3, {steps} steps: max |devito - numpy| = {err:.3g} "
+        f"check {kind}: {'x'.join(map(str, size))}, {steps} steps: max |devito - numpy| = {err:.3g} "
         f"(max |u| = {scale:.3g}): {'ok' if ok else 'MISMATCH'}",
         file=sys.stderr,
     )
     return ok
 
 
-def timing(kind, n, steps, repeats, autotune):
-    op, u, params = (acoustic_operator if kind == "acoustic" else ete37_operator)(n)
-    fill(kind, n, u, params)
+def timing(kind, size, steps, repeats, autotune):
+    shape = tuple(reversed(size))
+    points = size[0] * size[1] * size[2]
+    op, u, params = (acoustic_operator if kind == "acoustic" else ete37_operator)(shape)
+    fill(kind, shape, u, params)
     # JIT compilation and first touch, not timed. With autotune, Devito's own search of its
     # block shapes runs here on shadow copies of u (preemptive mode); the timed runs below pass
     # the shapes it chose, since each apply otherwise starts again from Devito's defaults.
@@ -197,7 +202,7 @@ def timing(kind, n, steps, repeats, autotune):
         # The sections' own C timers: the summary's global figure divides by a time rounded
         # up to 10 ms.
         section_seconds = sum(entry.time for entry in summary.values())
-        summary_gpts.append(n**3 * steps / section_seconds / 1e9)
+        summary_gpts.append(points * steps / section_seconds / 1e9)
     if not np.all(np.isfinite(u.data)):
         sys.exit(f"devito_peer: {kind}: the field is not finite after the run")
     median = statistics.median(wall)
@@ -210,14 +215,15 @@ def timing(kind, n, steps, repeats, autotune):
         "devito_version": devito.__version__,
         "compiler": f"{type(compiler).__name__} ({compiler.cc} {' '.join(compiler.cflags)})",
         "stencil": kind,
-        "size": [n, n, n],
+        "size": list(size),
+        "devito_shape": list(shape),
         "steps": steps,
         "repeats": repeats,
         "omp_num_threads": os.environ.get("OMP_NUM_THREADS", "unset (all cores)"),
         "autotune": autotune,
         "tuned": {k: int(v) for k, v in tuned.items()},
         "seconds_median": median,
-        "gpts_per_s": n**3 * steps / median / 1e9,
+        "gpts_per_s": points * steps / median / 1e9,
         "devito_reported_gpts_per_s": statistics.median(summary_gpts),
     }
 
@@ -226,19 +232,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("mode", choices=["time", "check"])
     ap.add_argument("stencil", choices=["acoustic", "ete37"])
-    ap.add_argument("--size", type=int, default=None)
+    ap.add_argument("--size", default=None, help="N or NX,NY,NZ (x first, as stencilc's)")
     ap.add_argument("--steps", type=int, default=None)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--autotune", choices=["off", "basic", "aggressive", "max"], default="off",
                     help="Devito's autotuner level for its block shapes (time only)")
     a = ap.parse_args()
-    size = a.size if a.size is not None else (24 if a.mode == "check" else 256)
+    text = a.size if a.size is not None else ("24" if a.mode == "check" else "256")
+    parts = text.split(",")
+    if len(parts) not in (1, 3) or not all(p.isdigit() for p in parts):
+        ap.error(f"--size: '{text}' is not N or NX,NY,NZ")
+    size = [int(p) for p in parts] * (3 if len(parts) == 1 else 1)
     steps = a.steps if a.steps is not None else (3 if a.mode == "check" else 20)
-    for name, value in (("--size", size), ("--steps", steps), ("--repeats", a.repeats)):
+    for name, value in (("--steps", steps), ("--repeats", a.repeats)):
         if value < 1:
             ap.error(f"{name}: {value} is not positive")
-    if size < 2 * RADIUS + 1:
-        ap.error(f"--size: {size} is smaller than the stencil ({2 * RADIUS + 1})")
+    if min(size) < 2 * RADIUS + 1:
+        ap.error(f"--size: {text} has an axis smaller than the stencil ({2 * RADIUS + 1})")
     devito_setup()
     if a.mode == "check":
         sys.exit(0 if check(a.stencil, size, steps) else 1)

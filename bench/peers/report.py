@@ -66,6 +66,7 @@ def at_size(stencilc, size):
 
 def row(stencilc, peers):
     """One table: stencilc's best rows at the peers' grid, each peer's figure and the ratios."""
+    peers = sorted(peers, key=lambda peer: list(PEERS).index(peer[0]))  # Devito, then YASK
     size = list(peers[0][1]["size"])
     for name, p in peers[1:]:
         if list(p["size"]) != size:

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # yask-peer.sh YASK_CHECKOUT [--size N|NX,NY,NZ]... [--trials R] [--steps S] [--arch avx512|avx2]
-#              [--build-dir DIR] [--stencilc PATH] [--json]
+#              [--build-dir DIR] [--stencilc PATH] [--devito|--devito-tuned] [--json]
 # In one run: `stencilc bench` on acoustic_iso8 and YASK's iso3dfd at radius 4 (the same 25-point
 # 8th-order wave equation with a velocity per point), built from a YASK checkout the user gives for
 # this machine's ISA and timed after YASK's own auto-tuner, at the same grids; then one table per
-# grid with stencilc's best rows, YASK's figure and their ratio (bench/peers/README.md). Nothing of
+# grid with stencilc's best rows, YASK's figure and their ratio, and with --devito Devito's too
+# (bench/peers/README.md). Nothing of
 # YASK is downloaded or committed: the build goes to a folder outside the repository.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,7 +14,7 @@ command_line="$0 $*"
 
 usage() {
   echo "usage: yask-peer.sh YASK_CHECKOUT [--size N|NX,NY,NZ]... [--trials R] [--steps S]" \
-    "[--arch avx512|avx2] [--build-dir DIR] [--stencilc PATH] [--json]" >&2
+    "[--arch avx512|avx2] [--build-dir DIR] [--stencilc PATH] [--devito|--devito-tuned] [--json]" >&2
   exit 2
 }
 fail() {
@@ -51,7 +52,7 @@ shift
 checkout=$(cd "$checkout" && pwd)
 
 sizes=() trials=5 steps=20 arch="" build_dir=${TMPDIR:-/tmp}/stencilc-yask-peer
-stencilc=$root/build/compiler/stencilc json=""
+stencilc=$root/build/compiler/stencilc json="" devito=""
 while (($#)); do
   case $1 in
   --size) (($# >= 2)) || usage; grid "$2" >/dev/null; sizes+=("$2"); shift 2 ;;
@@ -61,6 +62,10 @@ while (($#)); do
   --build-dir) (($# >= 2)) || usage; build_dir=$2; shift 2 ;;
   --stencilc) (($# >= 2)) || usage; stencilc=$2; shift 2 ;;
   --json) json=--json; shift ;;
+  # Devito's acoustic operator at the same grids too (the venv devito-peer.sh makes): untuned,
+  # or after its autotuner at level aggressive.
+  --devito) devito=off; shift ;;
+  --devito-tuned) devito=aggressive; shift ;;
   *) echo "yask-peer.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -90,6 +95,10 @@ build_dir=$(realpath -m "$build_dir")
 case $build_dir/ in
 "$root"/*) fail "--build-dir: '$build_dir' is inside the repository; YASK builds outside it" ;;
 esac
+venv_python=$root/build/peers-venv/bin/python
+if [[ -n $devito ]] && ! "$venv_python" -c "import devito" 2>/dev/null; then
+  fail "--devito: no Devito in $root/build/peers-venv; bench/peers/devito-peer.sh makes it (from PyPI)"
+fi
 [[ -x $stencilc ]] || {
   echo "yask-peer.sh: --stencilc: '$stencilc' is not an executable (build it: ninja -C build stencilc)" >&2
   exit 1
@@ -115,6 +124,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 reports=()
 i=0
+# Devito's operator is checked against NumPy once before it is timed (devito_peer.py check).
+[[ -z $devito ]] || "$venv_python" "$peers/devito_peer.py" check acoustic
 for size in "${sizes[@]}"; do
   read -r nx ny nz <<<"$(grid "$size")"
   i=$((i + 1))
@@ -134,5 +145,11 @@ for size in "${sizes[@]}"; do
   /usr/bin/python3 "$peers/yask_log.py" "$work/$i.yask.log" --size "$nx,$ny,$nz" --arch "$arch" \
     --trials "$trials" --steps "$steps" --version "$yask_version" >"$work/$i.yask.json"
   reports+=("$work/$i.stencilc.json" "$work/$i.yask.json")
+  if [[ -n $devito ]]; then
+    echo "yask-peer.sh: Devito at $nx,$ny,$nz, $trials runs of $steps steps" >&2
+    "$venv_python" "$peers/devito_peer.py" time acoustic --size "$nx,$ny,$nz" --steps "$steps" \
+      --repeats "$trials" --autotune "$devito" >"$work/$i.devito.json"
+    reports+=("$work/$i.devito.json")
+  fi
 done
 /usr/bin/python3 "$peers/report.py" $json --command "$command_line" "${reports[@]}"
