@@ -2,17 +2,18 @@
 //
 //   elastic [--model layered|homogeneous] [--vp V --vs V --rho R] [--size 64x64x80]
 //           [--h 10] [--courant 0.4] [--time 0.5 | --steps N] [--frequency 8]
-//           [--source-depth K] [--receiver-depth K] [--sponge W] [--snapshot-every K] [--out DIR]
+//           [--source-depth K] [--receiver-depth K] [--sponge 12] [--snapshot-every K]
+//           [--out DIR]
 //
 // The Lax-Wendroff-correction elastic step of seed 002 (dsl-examples/lwc_elastic.stencil,
 // generated at build time) on a layered isotropic model given as (vp, vs, rho) and
 // converted to the Lamé parameters. The source is the paper's (Algorithm 1, step 4): a
 // vertical point force with a Ricker time function, added to W's second time derivative
-// as f(t) / (rho h³). A sponge damps the waves near the faces; receivers record the three
+// as f(t) / (rho h³). A sponge damps the waves near the faces. Receivers record the three
 // displacement components along three lines: x (at the source's y, at its depth or
-// --receiver-depth), y and z through the source; slices of U, V and W are written as snapshots. A
-// time step above the coupled step's von Neumann limit (ElasticStability.h) is refused with the
-// numbers.
+// --receiver-depth), y and z through the source; vertical slices of U, V and W are
+// written as snapshots. A time step above the coupled step's von Neumann limit
+// (ElasticStability.h) is refused with the numbers.
 //
 //===----------------------------------------------------------------------===//
 #include "ElasticModel.h"
