@@ -8,6 +8,8 @@ Runs ELASTIC on a homogeneous model (vp 2000 m/s, vs 1000 m/s, rho 2000 kg/m^3, 
 80 x 64 x 64 grid, a 10 Hz Ricker vertical force of 1 N at (40, 32, 36), the x receiver line
 15 points above it) and checks, on the recorded traces:
 
+0. Every SEG-Y gather holds its .npy's samples exactly, steps + 1 of them, the interval in
+   whole µs, a delay of 0, each receiver at its grid point.
 1. Arrival times, picked at each arrival's peak (the zero-phase Ricker's centre, refined by a
    parabola) within 20 ms of the predicted t0 + r / v; each within 2 samples of it:
    - P at the two receivers 21 points to either side on the x line (r = 206 m, 54.7 degrees
@@ -27,6 +29,7 @@ Runs ELASTIC on a homogeneous model (vp 2000 m/s, vs 1000 m/s, rho 2000 kg/m^3, 
 Exit status 0 when every check passes, 1 otherwise, with a line per check.
 """
 import json
+import struct
 import subprocess
 import sys
 import time
@@ -67,6 +70,41 @@ def pick(trace, t, centre, half):
     return t[i] + shift * dt, b - 0.25 * (a - c) * shift
 
 
+def read_segy(path):
+    """(samples, interval in µs, delay in ms, values (samples, traces), receiver x, y and
+    depth in m) of a SEG-Y rev 1 shot gather as examples/seismic-io writes it: big-endian,
+    no extended textual headers, IEEE floats (format 5), coordinates in cm (scalar -100)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    binary = data[3200:3600]
+    fmt_code = struct.unpack(">h", binary[24:26])[0]
+    samples = struct.unpack(">H", binary[20:22])[0]
+    if fmt_code != 5:
+        raise ValueError(f"{path}: sample format {fmt_code}, expected 5 (IEEE)")
+    size = 240 + 4 * samples
+    if (len(data) - 3600) % size:
+        raise ValueError(f"{path}: {len(data)} bytes is not whole traces of {samples} samples")
+    traces = (len(data) - 3600) // size
+    values = np.empty((samples, traces), np.float32)
+    positions = np.empty((traces, 3))
+    delays, intervals = set(), set()
+
+    def scale(scalar):  # SEG-Y: a negative scalar divides, a positive one multiplies
+        return 1 / -scalar if scalar < 0 else (scalar or 1)
+
+    for r in range(traces):
+        h = data[3600 + r * size:3600 + r * size + 240]
+        delays.add(struct.unpack(">h", h[108:110])[0])
+        intervals.add(struct.unpack(">H", h[116:118])[0])
+        elev_scalar, coord_scalar = struct.unpack(">hh", h[68:72])
+        elevation = struct.unpack(">i", h[40:44])[0]
+        gx, gy = struct.unpack(">ii", h[80:88])
+        positions[r] = (gx * scale(coord_scalar), gy * scale(coord_scalar),
+                        -elevation * scale(elev_scalar))
+        values[:, r] = np.frombuffer(data[3600 + r * size + 240:3600 + (r + 1) * size], ">f4")
+    return samples, intervals, delays, values, positions
+
+
 def main():
     elastic, out = sys.argv[1], sys.argv[2]
     command = [elastic, "--model=homogeneous", f"--vp={VP}", f"--vs={VS}", f"--rho={RHO}",
@@ -93,6 +131,22 @@ def main():
         nonlocal failures
         failures += not ok
         print(("ok:   " if ok else "FAIL: ") + text)
+
+    # The SEG-Y gathers hold the same samples, at the receivers' positions, with the
+    # interval in whole µs and a delay of 0 (sample 0 at t = 0; docs/SEISMIC.md §Conventions).
+    lines = {"seismogram": (0, lambda r: (r, sj, rk)), "crossline": (1, lambda r: (si, r, sk)),
+             "vsp": (2, lambda r: (si, sj, r))}
+    for name, (a, point) in lines.items():
+        for c in "uvw":
+            samples, intervals, delays, values, positions = read_segy(f"{out}/{name}_{c}.segy")
+            array = np.load(f"{out}/{name}_{c}.npy")
+            expected = np.array([point(r) for r in range(g["shape"][a])]) * H
+            ok = (samples == steps + 1 and intervals == {round(dt * 1e6)} and delays == {0}
+                  and values.shape == array.shape and np.array_equal(values, array)
+                  and np.allclose(positions, expected, atol=0.01))
+            check(ok, f"{name}_{c}.segy: {samples} samples of {sorted(intervals)} µs, delay "
+                  f"{sorted(delays)}, {values.shape[1]} traces equal to {name}_{c}.npy "
+                  f"{array.shape}, receivers at the line's grid points")
 
     def arrival(trace, exact, r, wave, where):
         """Checks the pick on `trace`; `exact` (A&R 4.23 there) is picked alike, to show
