@@ -146,6 +146,11 @@ void checkOptions() {
         fmt::format("--receiver-depth {}: expected a z index, 0 or more", receiverDepthOption));
   if (modelOption != "layered" && modelOption != "homogeneous")
     throw std::invalid_argument("--model " + modelOption + ": expected layered or homogeneous");
+  // The layered model's materials are its own: a velocity given with it would be ignored.
+  for (const cl::opt<double> *o : {&vpOption, &vsOption, &rhoOption})
+    if (modelOption == "layered" && o->getNumOccurrences())
+      throw std::invalid_argument(fmt::format("--{} {}: applies to --model homogeneous only",
+                                              o->ArgStr.str(), o->getValue()));
 }
 
 /// The three components' levels at t and t - dt; the kernel writes t + dt over t - dt.
@@ -416,8 +421,11 @@ int run() {
 } // namespace
 
 int main(int argc, char **argv) {
-  cl::ParseCommandLineOptions(argc, argv,
-                              "3D elastic forward modelling with the LWC stencil (seed 002)\n");
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "3D elastic forward modelling with the LWC stencil (seed 002)\n\n"
+      "  Writes C-order float32 .npy arrays (docs/SEISMIC.md §Conventions): vertical slices\n"
+      "  (nz, nx), gathers (steps + 1, receivers), sample s at t = s dt; gathers also as SEG-Y.\n");
   try {
     return run();
   } catch (const std::exception &e) {
