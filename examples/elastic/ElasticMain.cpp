@@ -1,16 +1,16 @@
 //===- ElasticMain.cpp - 3D elastic forward modelling with the LWC step ----===//
 //
-//   elastic [--model layered|homogeneous] [--vp V --vs V --rho R] [--size 64x64x80]
+//   elastic [--model layered|homogeneous|DIR] [--vp V --vs V --rho R] [--size 64x64x80]
 //           [--h 10] [--courant 0.4] [--time 0.5 | --steps N] [--frequency 8]
 //           [--source-depth K] [--receiver-depth K] [--sponge 12] [--snapshot-every K]
 //           [--out DIR]
 //
 // The Lax-Wendroff-correction elastic step of seed 002 (dsl-examples/lwc_elastic.stencil,
-// generated at build time) on a layered isotropic model given as (vp, vs, rho) and
-// converted to the Lamé parameters. The source is the paper's (Algorithm 1, step 4): a
-// vertical point force with a Ricker time function, added to W's second time derivative
-// as f(t) / (rho h³). A sponge damps the waves near the faces. Receivers record the three
-// displacement components along three lines: x (at the source's y, at its depth or
+// generated at build time) on an isotropic model given as (vp, vs, rho), built in or
+// read from .npy files, and converted to the Lamé parameters. The source is the paper's (Algorithm
+// 1, step 4): a vertical point force with a Ricker time function, added to W's second time
+// derivative as f(t) / (rho h³). A sponge damps the waves near the faces. Receivers record the
+// three displacement components along three lines: x (at the source's y, at its depth or
 // --receiver-depth), y and z through the source; vertical slices of U, V and W are
 // written as snapshots. A time step above the coupled step's von Neumann limit
 // (ElasticStability.h) is refused with the numbers.
@@ -47,10 +47,12 @@ using namespace elastic;
 namespace cl = llvm::cl;
 
 namespace {
-cl::opt<std::string> modelOption("model",
-                                 cl::desc("layered (three layers, ElasticModel.h) or homogeneous "
-                                          "(--vp, --vs, --rho everywhere)"),
-                                 cl::init("layered"));
+cl::opt<std::string>
+    modelOption("model",
+                cl::desc("layered (three layers, ElasticModel.h), homogeneous (--vp, --vs, --rho "
+                         "everywhere), or a directory holding vp.npy, vs.npy and rho.npy, float32 "
+                         "(nz, ny, nx) in m/s and kg/m^3 (spacing --h; it sets the size)"),
+                cl::init("layered"));
 cl::opt<double> vpOption("vp", cl::desc("P velocity of the homogeneous model (m/s)"),
                          cl::init(2000));
 cl::opt<double> vsOption("vs", cl::desc("S velocity of the homogeneous model (m/s)"),
@@ -96,8 +98,8 @@ cl::opt<bool> allowUndersampledOption(
     "allow-undersampled",
     cl::desc("Run even where the grid is too coarse for the source's frequency"));
 
-/// The grids a run holds: six displacement levels, rho, lambda, mu and the sponge.
-constexpr int kGrids = 10;
+/// The grids a run holds: six displacement levels, vp, vs, rho, lambda, mu and the sponge.
+constexpr int kGrids = 12;
 /// The stencil's radius: every field's halo.
 constexpr int kHalo = 2;
 /// The fewest points per S wavelength at the top of the wavelet's band: along
@@ -144,11 +146,14 @@ void checkOptions() {
   if (receiverDepthOption.getNumOccurrences() && receiverDepthOption < 0)
     throw std::invalid_argument(
         fmt::format("--receiver-depth {}: expected a z index, 0 or more", receiverDepthOption));
-  if (modelOption != "layered" && modelOption != "homogeneous")
-    throw std::invalid_argument("--model " + modelOption + ": expected layered or homogeneous");
-  // The layered model's materials are its own: a velocity given with it would be ignored.
+  if (modelOption != "layered" && modelOption != "homogeneous" &&
+      !std::filesystem::is_directory(modelOption.getValue()))
+    throw std::invalid_argument("--model " + modelOption +
+                                ": expected layered, homogeneous or a directory holding vp.npy, "
+                                "vs.npy and rho.npy");
+  // Only the homogeneous model takes them: with another they would be ignored.
   for (const cl::opt<double> *o : {&vpOption, &vsOption, &rhoOption})
-    if (modelOption == "layered" && o->getNumOccurrences())
+    if (modelOption != "homogeneous" && o->getNumOccurrences())
       throw std::invalid_argument(fmt::format("--{} {}: applies to --model homogeneous only",
                                               o->ArgStr.str(), o->getValue()));
 }
@@ -170,14 +175,24 @@ template <typename F> rt::Image2D picture(int width, int height, F &&values) {
 
 int run() {
   checkOptions();
-  const Size n = parseSize(sizeOption);
+  Size n = parseSize(sizeOption);
   const double h = spacingOption;
   const bool isHomogeneous = modelOption == "homogeneous";
+  const bool fromFiles = !isHomogeneous && modelOption != "layered";
+  if (fromFiles) {
+    const rt::Extent e = inspectModelDir(modelOption);
+    if (sizeOption.getNumOccurrences() && (e.nx != n.nx || e.ny != n.ny || e.nz != n.nz))
+      throw std::invalid_argument(fmt::format("--size {}x{}x{} disagrees with {}, {}x{}x{}", n.nx,
+                                              n.ny, n.nz, modelOption.getValue(), e.nx, e.ny,
+                                              e.nz));
+    n = {e.nx, e.ny, e.nz};
+  }
   const LayeredModel model =
       isHomogeneous ? homogeneous({vpOption, vsOption, rhoOption}) : builtInLayers(n.nz);
-  for (size_t l = 0; l < model.layers.size(); ++l)
-    checkMaterial(model.layers[l], isHomogeneous ? std::string("--model homogeneous")
-                                                 : fmt::format("layer {}", l + 1));
+  if (!fromFiles)
+    for (size_t l = 0; l < model.layers.size(); ++l)
+      checkMaterial(model.layers[l], isHomogeneous ? std::string("--model homogeneous")
+                                                   : fmt::format("layer {}", l + 1));
   auto variant = rt::parseVariant(variantOption);
   if (!variant)
     throw std::invalid_argument("--variant " + variantOption + ": naive, blocked or planes");
@@ -198,11 +213,15 @@ int run() {
           stencilc::analysis::bytesText(bytes), kGrids, n.nx, n.ny, n.nz,
           stencilc::analysis::bytesText(available)));
   }
+  const ElasticVolumes volumes =
+      fromFiles ? readModelDir(modelOption, kHalo) : volumesOf(model, n.nx, n.ny, n.nz, kHalo);
+  if (fromFiles)
+    checkVolumes(volumes, h, modelOption);
   double vpMax = 0, vsMin = INFINITY;
-  for (const Material &m : model.layers) {
-    vpMax = std::max(vpMax, m.vp);
-    vsMin = std::min(vsMin, m.vs);
-  }
+  volumes.vp.forEachInteriorPoint([&](int i, int j, int k) {
+    vpMax = std::max(vpMax, double(volumes.vp(i, j, k)));
+    vsMin = std::min(vsMin, double(volumes.vs(i, j, k)));
+  });
   const double f0 = frequencyOption, t0 = 1.2 / f0;
   if (!allowUndersampledOption) {
     const double top = wave::kRickerBandFactor * f0, points = vsMin / top / h;
@@ -216,23 +235,25 @@ int run() {
           std::floor(vsMin / (kMinPointsPerWavelength * h * wave::kRickerBandFactor) * 10) / 10));
   }
   const double dt = courantOption * h / vpMax;
-  // The coupled step's stable limit, for each material of the model.
+  // The coupled step's stable limit: the smallest of the extreme materials'
+  // (ElasticStability.h: they bound every point's).
   const CoupledStability analysis(stencilOption);
+  const std::vector<Material> extremes = extremeMaterials(volumes);
   double dtStable = INFINITY;
-  const Material *limiting = nullptr;
-  for (const Material &m : model.layers)
+  Material limiting;
+  for (const Material &m : extremes)
     if (const double limit = analysis.largestStableStep(m, h); limit < dtStable) {
       dtStable = limit;
-      limiting = &m;
+      limiting = m;
     }
   if (dt > dtStable && !allowUnstableOption)
     throw std::invalid_argument(fmt::format(
         "--courant {} is unstable for the LWC elastic step: dt = {:.6g} s exceeds the largest "
-        "stable step {:.6g} s of the material vp = {} m/s, vs = {} m/s, rho = {} kg/m^3 (Courant "
-        "vp_max dt / h at most {:.4f} here; von Neumann analysis of the coupled step of {}); "
+        "stable step {:.6g} s of the material vp = {:.6g} m/s, vs = {:.6g} m/s (Courant vp_max "
+        "dt / h at most {:.4f} here; von Neumann analysis of the coupled step of {}); "
         "--allow-unstable runs it anyway",
-        courantOption.getValue(), dt, dtStable, limiting->vp, limiting->vs, limiting->rho,
-        dtStable * vpMax / h, stencilOption.getValue()));
+        courantOption.getValue(), dt, dtStable, limiting.vp, limiting.vs, dtStable * vpMax / h,
+        stencilOption.getValue()));
   const int steps = stepsOption > 0 ? stepsOption : int(std::lround(timeOption / dt));
   if (steps < 1)
     throw std::invalid_argument(
@@ -253,7 +274,7 @@ int run() {
   const rt::KernelInfo *kernel = rt::findKernel("lwc_elastic");
   if (!kernel)
     throw std::logic_error("the lwc_elastic kernel is not linked in");
-  ElasticFields fields = makeFields(model, n.nx, n.ny, n.nz, kHalo);
+  ElasticFields fields = makeFields(volumes);
   const rt::Grid<float> damp =
       wave::spongeDamping(rt::GridShape{3, n.nx, n.ny, n.nz, kHalo}, sponge);
   Wavefield u;
@@ -273,21 +294,21 @@ int run() {
   seisio::RunGeometry runGeometry{geometry, dt, steps, every, {si, sj, sk}, rk, sj, sk};
   runGeometry.program = "elastic";
   seisio::writeRunGeometry(dir + "/geometry.json", runGeometry);
-  fmt::print("elastic: {} model ({} material{}), {}x{}x{} points, h = {} m, dt = {:.6f} s "
-             "(Courant {}; stable up to {:.4f}), {} steps = {:.3f} s, Ricker {} Hz vertical "
+  fmt::print("elastic: {} model, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}; stable "
+             "up to {:.4f}, {} extreme material{}), {} steps = {:.3f} s, Ricker {} Hz vertical "
              "force at ({}, {}, {}), sponge {} points\n",
-             modelOption.getValue(), model.layers.size(), model.layers.size() > 1 ? "s" : "", n.nx,
-             n.ny, n.nz, h, dt, courantOption.getValue(), dtStable * vpMax / h, steps, steps * dt,
-             f0, si, sj, sk, sponge);
+             modelOption.getValue(), n.nx, n.ny, n.nz, h, dt, courantOption.getValue(),
+             dtStable * vpMax / h, extremes.size(), extremes.size() > 1 ? "s" : "", steps,
+             steps * dt, f0, si, sj, sk, sponge);
 
   wave::SnapshotWriter writer(4, pngOption);
   const char *names[3] = {"u", "v", "w"};
-  // The model's vertical slice through the source (it is flat along y), vp and vs.
+  // The model's vertical slice through the source, vp and vs.
   for (const bool p : {true, false}) {
     wave::Snapshot s;
     s.stem = dir + (p ? "/vp_xz" : "/vs_xz");
-    s.image =
-        picture(n.nx, n.nz, [&](int, int k) { return float(p ? model.at(k).vp : model.at(k).vs); });
+    const rt::Grid<float> &v = p ? volumes.vp : volumes.vs;
+    s.image = picture(n.nx, n.nz, [&](int i, int k) { return v(i, sj, k); });
     s.lo = 0;
     s.hi = vpMax;
     s.map = rt::ColourMap::Sequential;
@@ -328,7 +349,7 @@ int run() {
       traces = picture(line.count, samples, [](int, int) { return 0.0f; });
   // Algorithm 1, step 4: W_tt += f(t) / (rho h1 h2 h3) at the source, f the
   // Ricker wavelet in newtons; the leapfrog step multiplies it by dt².
-  const double sourceScale = dt * dt / (fields.rho(si, sj, sk) * h * h * h);
+  const double sourceScale = dt * dt / (double(fields.rho(si, sj, sk)) * h * h * h);
   const rt::RunOptions options{*variant};
   const rt::Extent extent{n.nx, n.ny, n.nz};
   double seconds = 0;

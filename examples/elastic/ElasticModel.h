@@ -11,6 +11,7 @@
 #pragma once
 
 #include "stencilc/Grid.h"
+#include "stencilc/Kernel.h"
 
 #include <string>
 #include <vector>
@@ -47,11 +48,34 @@ LayeredModel builtInLayers(int nz);
 /// One material everywhere.
 LayeredModel homogeneous(const Material &m);
 
-/// The stencil's per-point fields for an nx × ny × nz grid with halo `halo`
-/// (the halo takes the material of its nearest interior point).
+/// A model as three volumes on an nx × ny × nz grid with a halo (which repeats
+/// the nearest face): vp and vs in m/s, rho in kg/m³.
+struct ElasticVolumes {
+  rt::Grid<float> vp, vs, rho;
+};
+ElasticVolumes volumesOf(const LayeredModel &model, int nx, int ny, int nz, int halo);
+
+/// `--model DIR`: DIR/vp.npy, DIR/vs.npy and DIR/rho.npy, C-order float32 arrays
+/// of one shape (nz, ny, nx) (docs/SEISMIC.md §Conventions). inspectModelDir
+/// reads their headers only (the size, before any memory is taken); both throw
+/// std::runtime_error naming the file that is missing or does not fit.
+rt::Extent inspectModelDir(const std::string &dir);
+ElasticVolumes readModelDir(const std::string &dir, int halo);
+
+/// Refuses (std::invalid_argument) the first point, x fastest, whose material
+/// fails checkMaterial, naming `where`, the point and its position at spacing h.
+void checkVolumes(const ElasticVolumes &v, double h, const std::string &where);
+
+/// The stencil's per-point fields, rho, lambda = rho (vp² − 2 vs²) and mu = rho vs²,
+/// over the grid and its halo.
 struct ElasticFields {
   rt::Grid<float> rho, lambda, mu;
 };
-ElasticFields makeFields(const LayeredModel &model, int nx, int ny, int nz, int halo);
+ElasticFields makeFields(const ElasticVolumes &v);
+
+/// The materials whose stable steps bound every point's: the vertices of the
+/// convex hull of the model's (vp², vs²) pairs (ElasticStability.h says why), rho 1
+/// (the limit does not depend on it).
+std::vector<Material> extremeMaterials(const ElasticVolumes &v);
 
 } // namespace elastic

@@ -16,6 +16,13 @@
 // The largest stable dt is found by bisection to a relative 1e-6, on the same
 // grid of wavenumbers as analysis/Stability.h (every corner of [-pi, pi]^3).
 //
+// A model of many materials needs the analysis at a few only. lwc_elastic's
+// coefficients are linear in lambda / rho = vp² - 2 vs² and mu / rho = vs², so
+// A(theta) = 2I + (dt / h)² (vp² P(theta) + vs² Q(theta)), P and Q fixed; the
+// largest and the smallest eigenvalue of vp² P + vs² Q are convex and concave
+// functions of (vp², vs²), so over the model's materials the step is stable when
+// it is at the vertices of their convex hull (extremeMaterials, ElasticModel.h).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
