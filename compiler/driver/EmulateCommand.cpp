@@ -1,7 +1,8 @@
 //===- EmulateCommand.cpp - `stencilc emulate`: count a CUDA kernel's traffic ===//
 //
 //   stencilc emulate FILE --backend cuda [--variant V] [--size N|NX,NY,NZ] [--type float|double]
-//                    [--index random|layered] [--nd N] [--json] [--keep]
+//                    [--index random|layered] [--nd N] [--arch sm_XY] [--shared-bytes B]
+//                    [--json] [--keep]
 //
 // Generates the CUDA kernels of one stencil, compiles the counting build of
 // them with the host compiler (the kernel's translation unit with
@@ -82,6 +83,11 @@ llvm::cl::opt<IndexFill> emulateIndex(
                      clEnumValN(IndexFill::Layered, "layered",
                                 "from a smooth layered model: a few values per depth (z) plane")),
     llvm::cl::init(IndexFill::Random), llvm::cl::sub(emulateCommand));
+llvm::cl::opt<int> emulateSharedBytes(
+    "shared-bytes",
+    llvm::cl::desc("Shared memory a block may use (LaunchOptions::sharedBytes; default: the "
+                   "generated header's for --arch, 48 KiB)"),
+    llvm::cl::value_desc("bytes"), llvm::cl::init(0), llvm::cl::sub(emulateCommand));
 llvm::cl::opt<bool> emulateJson("json", llvm::cl::desc("Print the counts as JSON"),
                                 llvm::cl::sub(emulateCommand));
 llvm::cl::opt<bool> emulateKeep("keep", llvm::cl::desc("Keep the generated files and the harness"),
@@ -221,7 +227,7 @@ std::vector<std::string> variantsOf(const CompiledStencil &compiled) {
 }
 
 int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
-            const std::array<int, 3> &size, int nd) {
+            const driver::GenTarget &target, const std::array<int, 3> &size, int nd) {
   const ir::Stencil &s = *compiled.stencil;
   const std::string type = ir::elemTypeName(s.elemType);
   const std::string index = emulateIndex == IndexFill::Layered ? "layered" : "random";
@@ -244,7 +250,7 @@ int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
 
   backend::CudaEmitOptions emit;
   emit.sourcePath = llvm::sys::path::filename(sourcePath).str();
-  emit.target = "emulated (stencilc emulate)";
+  emit.target = target.description();
   if (!writeFilesAtomically(dir, backend::emitCudaKernel(compiled, emit)))
     return 1;
 
@@ -294,7 +300,8 @@ int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
   const std::string out = path(dir, "launches.txt");
   llvm::sys::ProcessInfo run;
   if (!start({program, std::to_string(size[0]), std::to_string(size[1]), std::to_string(size[2]),
-              emulateVariant, index, std::to_string(nd)},
+              emulateVariant, index, std::to_string(nd), target.arch.substr(3),
+              std::to_string(emulateSharedBytes)},
              out, run))
     return 1;
   if (int status = finish(run, "the emulated step"); status != 0) {
@@ -341,10 +348,14 @@ int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
     return 0;
   }
-  llvm::outs() << fmt::format("stencil {} ({}), variant {}, {}x{}x{} ({} points), {} index, "
-                              "Nd = {}: one step on the emulator\n",
+  const bool hasIndex = std::any_of(s.fields.begin(), s.fields.end(), [](const ir::Field &f) {
+    return f.role == ir::FieldRole::Index;
+  });
+  llvm::outs() << fmt::format("stencil {} ({}), variant {}, {}x{}x{} ({} points){}: one step on "
+                              "the emulator\n",
                               s.name, type, emulateVariant.getValue(), size[0], size[1], size[2],
-                              std::int64_t(points), index, nd);
+                              std::int64_t(points),
+                              hasIndex ? fmt::format(", {} index, Nd = {}", index, nd) : "");
   for (const Launch &l : launches)
     llvm::outs() << fmt::format("launch {}: grid {}x{}x{}, block {}x{}x{}, {} B shared\n", l.kernel,
                                 l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
@@ -425,12 +436,24 @@ int runEmulate() {
                                     size[0], size[1], size[2], kMostPoints));
     return 2;
   }
+  const bool hasIndex = std::any_of(s.fields.begin(), s.fields.end(), [](const ir::Field &f) {
+    return f.role == ir::FieldRole::Index;
+  });
+  if (emulateIndex == IndexFill::Layered && !hasIndex) {
+    driver::reportError("--index layered: stencil '" + s.name +
+                        "' has no index field to fill from a layered model");
+    return 2;
+  }
   const int nd = options.plan.nd;
   if (nd < 1) {
     driver::reportError(fmt::format("--nd: {} is not a positive number of table columns", nd));
     return 2;
   }
-  return emulate(c, file, size, nd);
+  if (emulateSharedBytes < 0) {
+    driver::reportError(fmt::format("--shared-bytes: {} is negative", emulateSharedBytes));
+    return 2;
+  }
+  return emulate(c, file, *target, size, nd);
 }
 
 driver::CommandRegistration registration(emulateCommand, &runEmulate);

@@ -13,12 +13,14 @@
 #include "stencilc/emulator/Counters.h"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace stencilc::cuda::emu {
@@ -73,8 +75,15 @@ struct BlockState {
     std::vector<std::pair<std::uintptr_t, std::uint32_t>> lanes; ///< address, bytes
   };
   std::vector<Request> requests;
-  std::unordered_map<std::uintptr_t, std::uint32_t> occurrences;
-  std::unordered_map<std::uint64_t, std::uint32_t> requestOf;
+  std::unordered_map<std::uint64_t, std::uint32_t> occurrences; ///< per instruction of a lane
+  /// (site * 4 + kind, k): the k-th execution of an instruction, one request.
+  using Execution = std::pair<std::uint64_t, std::uint32_t>;
+  struct ExecutionHash {
+    std::size_t operator()(const Execution &e) const {
+      return std::hash<std::uint64_t>()(e.first * 0x9e3779b97f4a7c15ULL ^ e.second);
+    }
+  };
+  std::unordered_map<Execution, std::uint32_t, ExecutionHash> requestOf;
   std::vector<std::uint64_t> scratch;
 
   void flush();
@@ -158,10 +167,10 @@ void BlockState::flush() {
       for (std::size_t t = w0; t < w1; ++t) {
         occurrences.clear();
         for (const Access &a : threads[t]) {
-          const std::uint32_t k = occurrences[a.site * 4 + std::uintptr_t(a.kind)]++;
-          const std::uint64_t key =
-              (std::uint64_t(a.site) * 4 + std::uint64_t(a.kind)) * 0x9e3779b97f4a7c15ULL ^ k;
-          auto [it, added] = requestOf.try_emplace(key, std::uint32_t(requests.size()));
+          const std::uint64_t instruction = std::uint64_t(a.site) * 4 + std::uint64_t(a.kind);
+          const std::uint32_t k = occurrences[instruction]++;
+          auto [it, added] =
+              requestOf.try_emplace(Execution{instruction, k}, std::uint32_t(requests.size()));
           if (added) {
             requests.emplace_back();
             requests.back().kind = a.kind;

@@ -7,13 +7,15 @@
 // it runs one time step of one variant on the emulator, with the traffic
 // counter on:
 //
-//   harness NX NY NZ VARIANT INDEX ND
+//   harness NX NY NZ VARIANT INDEX ND ARCH SHARED_BYTES
 //       fills every field as `stencilc bench` does (index fields uniformly
 //       random over ND values, or from the layered model with INDEX
 //       "layered"; inputs in [0.5, 1.5), time levels in [-1, 1), tables
 //       small), copies them to the emulated device and runs one step of
 //       VARIANT (one launch per sweep; "twostep": one launch of runTwoSteps),
-//       out of place. Prints one line per launch for `stencilc` to read:
+//       out of place, with LaunchOptions{arch = ARCH (compute capability x 10),
+//       sharedBytes = SHARED_BYTES (0: the arch's default)}. Prints one line
+//       per launch for `stencilc` to read:
 //         launch KERNEL GX GY GZ BX BY BZ SHARED_BYTES GLOBAL_LOAD_REQUESTS
 //                GLOBAL_LOAD_SECTORS GLOBAL_STORE_REQUESTS GLOBAL_STORE_SECTORS
 //                SHARED_REQUESTS SHARED_WAVEFRONTS BARRIERS L1_DISTINCT_SECTORS
@@ -85,8 +87,8 @@ std::string variantList() {
 }
 
 int run(int argc, char **argv) {
-  if (argc != 7) {
-    std::cerr << "usage: " << argv[0] << " NX NY NZ VARIANT random|layered ND\n";
+  if (argc != 9) {
+    std::cerr << "usage: " << argv[0] << " NX NY NZ VARIANT random|layered ND ARCH SHARED_BYTES\n";
     return 2;
   }
   const int nx = std::atoi(argv[1]), ny = std::atoi(argv[2]), nz = std::atoi(argv[3]);
@@ -96,6 +98,8 @@ int run(int argc, char **argv) {
 
   bool twoStep = variant == "twostep";
   k::LaunchOptions options;
+  options.arch = std::atoi(argv[7]);
+  options.sharedBytes = std::atoi(argv[8]);
   bool known = twoStep && k::kTwoStepLaunch;
   for (k::Variant v : k::kVariants)
     if (variant == k::variantName(v)) {
