@@ -68,6 +68,21 @@ TEST(TrafficCounter, CoalescedFloatRowIsFourSectorsPerRequest) {
   EXPECT_EQ(c.dramBytesEstimate, 2048u);
 }
 
+TEST(TrafficCounter, BlocksOnSeveralThreadsAddUp) {
+  // 32768 threads: the emulator spreads the blocks over OpenMP threads, each
+  // counting its own blocks; the launch's counts are their sum.
+  constexpr int kBlocks = 256, kThreads = 128;
+  DeviceArray<float> in(kBlocks * kThreads), out(kBlocks * kThreads);
+  const emu::LaunchCounts c =
+      countOne([&] { traffic::copyRow(in.get(), out.get(), kBlocks, kThreads); });
+  constexpr unsigned kWarps = kBlocks * kThreads / 32;
+  EXPECT_EQ(c.globalLoadRequests, kWarps);
+  EXPECT_EQ(c.globalLoadSectors, 4u * kWarps);
+  EXPECT_EQ(c.globalStoreSectors, 4u * kWarps);
+  EXPECT_EQ(c.l1DistinctSectors, 8u * kWarps);
+  EXPECT_EQ(c.dramBytesEstimate, 2u * 4u * 32u * kWarps);
+}
+
 TEST(TrafficCounter, StridedAccessTouchesASectorPerLane) {
   DeviceArray<float> in(32 * 8), out(32);
   // A stride of 8 floats is 32 bytes: every lane in a sector of its own, 32
