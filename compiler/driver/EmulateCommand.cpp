@@ -217,6 +217,11 @@ bool readLaunches(const std::string &file, std::vector<Launch> &launches) {
   return !launches.empty();
 }
 
+bool hasIndexField(const ir::Stencil &s) {
+  return std::any_of(s.fields.begin(), s.fields.end(),
+                     [](const ir::Field &f) { return f.role == ir::FieldRole::Index; });
+}
+
 /// Variants the generated header has, in its order, and twostep where a launch takes two steps.
 std::vector<std::string> variantsOf(const CompiledStencil &compiled) {
   std::vector<std::string> names = {"gmem", "ro", "traditional", "planes"};
@@ -348,9 +353,7 @@ int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
     return 0;
   }
-  const bool hasIndex = std::any_of(s.fields.begin(), s.fields.end(), [](const ir::Field &f) {
-    return f.role == ir::FieldRole::Index;
-  });
+  const bool hasIndex = hasIndexField(s);
   llvm::outs() << fmt::format("stencil {} ({}), variant {}, {}x{}x{} ({} points){}: one step on "
                               "the emulator\n",
                               s.name, type, emulateVariant.getValue(), size[0], size[1], size[2],
@@ -436,9 +439,7 @@ int runEmulate() {
                                     size[0], size[1], size[2], kMostPoints));
     return 2;
   }
-  const bool hasIndex = std::any_of(s.fields.begin(), s.fields.end(), [](const ir::Field &f) {
-    return f.role == ir::FieldRole::Index;
-  });
+  const bool hasIndex = hasIndexField(s);
   if (emulateIndex == IndexFill::Layered && !hasIndex) {
     driver::reportError("--index layered: stencil '" + s.name +
                         "' has no index field to fill from a layered model");
