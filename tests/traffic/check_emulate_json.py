@@ -13,6 +13,7 @@ Nd = 902 at 32^3 a row spans up to 66 columns, and two 32 apart share a bank.) T
 arguments must fail with exit status 2 and print nothing on stdout.
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -86,8 +87,13 @@ def main():
         (["--backend", "cuda", "--size", "6"], ["6", "needs at least 9"]),
         (["--backend", "cuda", "--size", "32,x,32"], ["x"]),
         (["--backend", "cpu"], ["--backend cuda"]),
+        # laplacian7, beside ete37 in dsl-examples/, has no index field.
+        (["--backend", "cuda", "--index", "layered", "@laplacian7"], ["laplacian7", "no index field"]),
     ]:
-        done = run(stencilc, [ete37] + args)
+        stencil = ete37
+        if args[-1].startswith("@"):
+            stencil = os.path.join(os.path.dirname(ete37), args.pop()[1:] + ".stencil")
+        done = run(stencilc, [stencil] + args)
         check(done.returncode == 2, f"{args}: exit status {done.returncode}, expected 2")
         check(done.stdout == "", f"{args}: printed {done.stdout!r}")
         for word in words:
