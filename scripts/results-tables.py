@@ -27,6 +27,9 @@ number in a table always comes with its raw data. KINDs:
                            that has the row), with AFTER's gmem beside it
   gpu-best FILE...         per stencil, type and index: the best generated and the best
                            hand-written variant over the files, by fraction of the triad
+  gpu-model FILE           the GPU model's prediction beside each measured row
+                           (bench/gpu/model-vs-measured.py): a row per stencil, type and
+                           index, a column per variant, "predicted / measured"
 
   results-tables.py [--check] [--doc docs/PERFORMANCE.md] [--results docs/results]
 
@@ -316,6 +319,33 @@ def gpu_best(results, stems):
                "best hand-written (variant, file)", "generated / hand-written"], rows, 3)
 
 
+def gpu_model(results, stem):
+    doc = load(results, stem)
+    table = {}
+    for r in doc["rows"]:
+        table.setdefault((r["stencil"], r["type"], r["index"]), {})[r["variant"]] = r
+    variants = ["gmem", "ro", "traditional", "planes"]
+    rows = []
+    for key in sorted(table):
+        cells = []
+        for v in variants:
+            r = table[key].get(v)
+            if not r:
+                cells.append("-")
+                continue
+            ratio = r["predicted_gpts"] / r["measured_gpts"]
+            mark = "" if abs(ratio - 1) <= 0.25 else " **"
+            cells.append(f"{gnum(r['predicted_gpts'])} {r['bound']} / {gnum(r['measured_gpts'])} "
+                         f"({ratio:.2f}×){mark}")
+        rows.append(list(key) + cells)
+    return md(["stencil", "type", "index"] + [f"{v}: predicted bound / measured" for v in variants],
+              rows, 3)
+
+
+def gnum(x):
+    return f"{x:.1f}" if x >= 10 else f"{x:.2g}"
+
+
 def make(results, spec):
     words = spec.split()
     kind, args = words[0], words[1:]
@@ -336,6 +366,8 @@ def make(results, spec):
             return gpu_compare(results, args[0], args[1], args[2:])
         if kind == "gpu-best" and args:
             return gpu_best(results, args)
+        if kind == "gpu-model" and len(args) == 1:
+            return gpu_model(results, args[0])
     except KeyError as e:
         raise Error(f"results-table {spec}: the JSON lacks {e}")
     raise Error(f"results-table {spec}: unknown kind or wrong arguments (see the script's help)")

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <type_traits>
+
 #ifndef STENCILC_MACHINES_DIR
 #define STENCILC_MACHINES_DIR "bench/machines"
 #endif
@@ -74,6 +76,54 @@ llvm::Expected<Machine> loadMachine(const std::string &nameOrPath) {
       return machineError(path, "'arch' must name a CUDA architecture (sm_80, sm_90, ...) of a "
                                 "\"gpu\" machine, not '" +
                                     m.arch + "'");
+  }
+  if (const llvm::json::Object *g = o->getObject("gpu")) {
+    if (m.kind != "gpu")
+      return machineError(path, "a \"gpu\" object belongs to a machine of kind \"gpu\"");
+    GpuFigures f;
+    auto figure = [&](llvm::StringRef key, auto &out, bool required) -> llvm::Error {
+      auto v = g->getNumber(key);
+      if (!v) {
+        if (required)
+          return machineError(path, "'gpu' needs a positive number '" + key + "'");
+        return llvm::Error::success();
+      }
+      if (*v <= 0)
+        return machineError(path, "'gpu." + key + "' must be positive");
+      out = static_cast<std::remove_reference_t<decltype(out)>>(*v);
+      return llvm::Error::success();
+    };
+    if (auto e = figure("multiprocessors", f.multiprocessors, true))
+      return e;
+    if (auto e = figure("clock_ghz", f.clockGHz, true))
+      return e;
+    if (auto e = figure("l2_bytes", f.l2Bytes, true))
+      return e;
+    if (auto e = figure("l2_bandwidth_gbs", f.l2BandwidthGBs, true))
+      return e;
+    if (auto e = figure("memory_latency_ns", f.memoryLatencyNs, true))
+      return e;
+    if (auto e = figure("shared_bytes_per_sm", f.sharedBytesPerSm, true))
+      return e;
+    if (auto e = figure("l1_bytes_per_sm", f.l1BytesPerSm, true))
+      return e;
+    if (auto e = figure("l1_sectors_per_clock", f.l1SectorsPerClock, false))
+      return e;
+    if (auto e = figure("registers_per_sm", f.registersPerSm, false))
+      return e;
+    if (auto e = figure("max_threads_per_sm", f.maxThreadsPerSm, false))
+      return e;
+    if (auto e = figure("max_blocks_per_sm", f.maxBlocksPerSm, false))
+      return e;
+    if (auto e = figure("warp_instructions_per_clock", f.warpInstructionsPerClock, false))
+      return e;
+    if (auto e = figure("shared_wavefronts_per_clock", f.sharedWavefrontsPerClock, false))
+      return e;
+    if (const llvm::json::Object *sources = g->getObject("sources"))
+      for (const auto &[key, value] : *sources)
+        if (auto text = value.getAsString())
+          f.sources[key.str()] = text->str();
+    m.gpu = f;
   }
   return m;
 }

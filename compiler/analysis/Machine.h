@@ -14,9 +14,32 @@
 
 #include "llvm/Support/Error.h"
 
+#include <map>
+#include <optional>
 #include <string>
 
 namespace stencilc::analysis {
+
+/// What the GPU model (analysis/GpuModel.h) needs beyond the two roofs: the
+/// multiprocessors, their limits, and the memory system behind them. Each
+/// figure's origin (datasheet, programming guide, or measured on a device)
+/// is in `sources`, keyed by its name in the machine file.
+struct GpuFigures {
+  int multiprocessors = 0;
+  double clockGHz = 0; ///< boost clock
+  double l2Bytes = 0;
+  double l2BandwidthGBs = 0;  ///< reads served by L2, all slices together
+  double memoryLatencyNs = 0; ///< a global load's round trip with the memory busy
+  int registersPerSm = 65536;
+  int maxThreadsPerSm = 2048;
+  int maxBlocksPerSm = 32;
+  long sharedBytesPerSm = 0;        ///< what blocks of one multiprocessor may share
+  long l1BytesPerSm = 0;            ///< the SRAM L1 and shared memory split between them
+  int l1SectorsPerClock = 4;        ///< sectors L1 returns a clock
+  int warpInstructionsPerClock = 4; ///< issued per multiprocessor (its schedulers)
+  int sharedWavefrontsPerClock = 1; ///< 32 banks of 4 bytes: 128 bytes a clock
+  std::map<std::string, std::string> sources;
+};
 
 struct Machine {
   std::string name;         ///< "AMD EPYC (Zen 3), 2 cores"
@@ -27,6 +50,8 @@ struct Machine {
   bool writeAllocate = true;
   /// GPU only: the CUDA architecture `analyze` plans for ("sm_90"); empty: sm_80.
   std::string arch;
+  /// GPU only, when the file has a "gpu" object.
+  std::optional<GpuFigures> gpu;
 
   double peakGflops(ir::ElemType t) const {
     return t == ir::ElemType::Float ? peakGflopsFloat : peakGflopsDouble;

@@ -16,9 +16,11 @@
 #include "analysis/Roofline.h"
 #include "analysis/Stability.h"
 #include "analysis/StencilCounts.h"
+#include "driver/AnalyzeGpu.h"
 #include "driver/AnalyzeOrders.h"
 #include "driver/Driver.h"
 #include "driver/PlanOptions.h"
+#include "target/CudaArchs.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -62,6 +64,21 @@ llvm::cl::opt<int> blockX("block-x", llvm::cl::desc("GPU block width for on-chip
                           llvm::cl::init(32), llvm::cl::sub(analyzeCommand));
 llvm::cl::opt<int> blockY("block-y", llvm::cl::desc("GPU block height for on-chip bytes"),
                           llvm::cl::init(8), llvm::cl::sub(analyzeCommand));
+// The GPU model (--machine naming a GPU file with a "gpu" object).
+llvm::cl::list<int> gpuSize("size",
+                            llvm::cl::desc("GPU model: the grid, NX,NY,NZ (default 512,512,400)"),
+                            llvm::cl::value_desc("NX,NY,NZ"), llvm::cl::CommaSeparated,
+                            llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<analysis::IndexFill> gpuIndex(
+    "index", llvm::cl::desc("GPU model: how index fields are filled"),
+    llvm::cl::values(clEnumValN(analysis::IndexFill::Random, "random", "uniformly random columns"),
+                     clEnumValN(analysis::IndexFill::Layered, "layered",
+                                "a layered model: one column per warp")),
+    llvm::cl::init(analysis::IndexFill::Random), llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<bool> gpuPtxas("ptxas",
+                             llvm::cl::desc("GPU model: registers per thread from nvcc -Xptxas -v "
+                                            "instead of the plan's estimate"),
+                             llvm::cl::sub(analyzeCommand));
 
 /// What a variant keeps and loads, from the plane plan.
 struct VariantShape {
@@ -161,6 +178,27 @@ int runAnalyze() {
   }
   target->block = {blockX, blockY};
   bool cuda = target->kind == PlanTarget::Kind::Cuda;
+  const bool gpuModel = machine && machine->gpu && cuda;
+  driver::GpuModelRequest gpuRequest;
+  if (gpuModel) {
+    analysis::GpuModelInputs &in = gpuRequest.inputs;
+    if (!gpuSize.empty()) {
+      if (gpuSize.size() != 3 || *std::min_element(gpuSize.begin(), gpuSize.end()) < 1) {
+        driver::reportError("--size takes three positive extents, NX,NY,NZ");
+        return 2;
+      }
+      in.extent = {gpuSize[0], gpuSize[1], gpuSize[2]};
+    }
+    in.shape.blockX = blockX, in.shape.blockY = blockY;
+    if (const target::CudaArch *arch = target::findCudaArch(target->name))
+      in.shape.planesPerBlock = arch->launch.planesPerBlock;
+    in.index = gpuIndex;
+    in.tableColumns = target->nd;
+  } else if (!gpuSize.empty() || gpuIndex.getNumOccurrences() || gpuPtxas) {
+    driver::reportError("--size, --index and --ptxas need --machine naming a GPU file with "
+                        "\"gpu\" figures (bench/machines/h200.json)");
+    return 2;
+  }
   bool writeAllocate = machine ? machine->writeAllocate : target->writeAllocate;
 
   if (type != TypeOverride::AsDeclared)
@@ -181,6 +219,17 @@ int runAnalyze() {
     for (const CompiledStencil &c : loaded->compiled) {
       const ir::Stencil &s = *c.stencil;
       analysis::StencilCounts counts = analysis::countStencil(c);
+      std::vector<analysis::GpuPrediction> predictions;
+      if (gpuModel) {
+        driver::GpuModelRequest request = gpuRequest;
+        std::string error;
+        if (gpuPtxas &&
+            !driver::ptxasRegisters(c, target->name, target->nd, request.registers, error)) {
+          driver::reportError(error);
+          return 1;
+        }
+        predictions = driver::predictVariants(c, *machine, request);
+      }
       std::vector<Row> rows;
       for (const std::string &v : cuda ? analysis::cudaVariants() : analysis::cpuVariants()) {
         Row r{v, shapeOf(c, v, *target, target->block), std::nullopt,
@@ -203,6 +252,10 @@ int runAnalyze() {
             o["bound_gpts_per_s"] = r.bound->gptsPerSecond;
             o["limit"] = r.bound->limit;
           }
+          for (const analysis::GpuPrediction &p : predictions)
+            if (p.variant == r.variant)
+              for (auto &[key, value] : driver::gpuModelJson(p))
+                o[key] = value;
           variants.push_back(std::move(o));
         }
         llvm::json::Object o{{"file", path},
@@ -221,6 +274,8 @@ int runAnalyze() {
                              {"variants", std::move(variants)}};
         if (machine)
           o["machine"] = machine->name;
+        if (!predictions.empty())
+          o["chosen_variant"] = driver::chosenVariant(predictions).variant;
         llvm::json::Array stability;
         for (const StepLimitText &line : stepLimits(c)) {
           llvm::json::Object entry{{"output", line.output}};
@@ -270,6 +325,8 @@ int runAnalyze() {
         os << (r.bound ? fmt::format(" {:>13.3f} {}\n", r.bound->gptsPerSecond, r.bound->limit)
                        : "\n");
       }
+      if (!predictions.empty())
+        driver::printGpuModel(predictions, *machine, gpuRequest, os);
     }
   }
   if (json)

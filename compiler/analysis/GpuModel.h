@@ -1,0 +1,79 @@
+//===- GpuModel.h - What a CUDA variant should reach on a given GPU --------===//
+//
+// A bound per resource a generated kernel can run out of, each in grid
+// points per second, and the least of them as the prediction
+// (docs/PERFORMANCE-MODEL.md §GPU model):
+//
+//   dram     bandwidth / DRAM bytes per point. The launch moves its distinct
+//            sectors (GpuTraffic::dramBytesEstimate) while the planes a
+//            field is read again on fit in half the L2; past that every
+//            block's sectors come from DRAM.
+//   l2       L2 bandwidth / bytes L1 misses per point (each block's
+//            distinct sectors, and its stores; table rows gathered through
+//            L1 count once when they fit in what shared memory leaves of it).
+//   l1       multiprocessors x sectors L1 returns a clock / global load
+//            sectors per point (scattered gathers touch many sectors).
+//   shared   multiprocessors x wavefronts a clock / wavefronts per point.
+//   issue    multiprocessors x warp instructions a clock / warp
+//            instructions per point (loads, stores, shared accesses and
+//            flops of one point, from the plan; ptxas does not say).
+//   latency  Little's law: the points resident threads have in flight,
+//            over the round trips to memory a point waits for in turn
+//            (one for gmem and ro, whose loads are independent; per plane of
+//            a march, one per group of loads issued behind a barrier or a
+//            wait).
+//   compute  peak flops / flops per point.
+//
+// Occupancy comes from registers (ptxas's count when given, else an estimate
+// from the register queues the sweep plan keeps) and shared memory per block.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "analysis/GpuTraffic.h"
+#include "analysis/Machine.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stencilc::analysis {
+
+struct GpuBoundTerm {
+  std::string name; ///< dram, l2, l1, shared, issue, latency, compute
+  double gpts = 0;
+};
+
+struct GpuPrediction {
+  std::string variant;
+  GpuTraffic traffic;
+  double dramBytesPerPoint = 0, l2BytesPerPoint = 0;
+  double warpInstructionsPerPoint = 0;
+  int registersPerThread = 0;
+  bool registersFromPtxas = false;
+  long sharedBytesPerBlock = 0;
+  bool tablesInL1 = false; ///< the gathered table rows stay in L1 across blocks
+  int blocksPerSm = 0;
+  double occupancy = 0;           ///< resident threads / the multiprocessor's maximum
+  double roundTripsPerPoint = 0;  ///< memory round trips a thread waits for, per point
+  double bytesInFlightPerSm = 0;  ///< what the resident threads keep in flight
+  double bytesInFlightNeeded = 0; ///< DRAM bandwidth per multiprocessor x latency
+  std::vector<GpuBoundTerm> terms;
+  std::string bound;
+  double predictedGpts = 0;
+};
+
+struct GpuModelInputs {
+  GpuLaunchShape shape;
+  GridExtent extent;
+  IndexFill index = IndexFill::Random;
+  int tableColumns = 902;
+  /// Registers per thread of the variant's kernel (sweep 0) from ptxas, if measured.
+  std::optional<int> registers;
+};
+
+/// The prediction for `variant` of `c` on `machine`, which must have GPU figures.
+GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
+                         const Machine &machine, const GpuModelInputs &inputs);
+
+} // namespace stencilc::analysis

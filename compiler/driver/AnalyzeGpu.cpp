@@ -1,0 +1,134 @@
+//===- AnalyzeGpu.cpp -----------------------------------------------------===//
+#include "driver/AnalyzeGpu.h"
+
+#include "analysis/Roofline.h"
+#include "backends/cuda/ResourceUsage.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stencilc::driver {
+
+std::vector<analysis::GpuPrediction> predictVariants(const CompiledStencil &c,
+                                                     const analysis::Machine &machine,
+                                                     const GpuModelRequest &request) {
+  std::vector<analysis::GpuPrediction> rows;
+  for (const std::string &variant : analysis::cudaVariants()) {
+    analysis::GpuModelInputs in = request.inputs;
+    if (auto r = request.registers.find(variant); r != request.registers.end())
+      in.registers = r->second;
+    rows.push_back(analysis::predictGpu(c, variant, machine, in));
+  }
+  return rows;
+}
+
+const analysis::GpuPrediction &chosenVariant(const std::vector<analysis::GpuPrediction> &rows) {
+  // The first of equals: the variants are listed simplest first.
+  return *std::max_element(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+    return a.predictedGpts < b.predictedGpts;
+  });
+}
+
+llvm::json::Object gpuModelJson(const analysis::GpuPrediction &p) {
+  const analysis::GpuTraffic &t = p.traffic;
+  llvm::json::Object bounds;
+  for (const analysis::GpuBoundTerm &term : p.terms) // null: the variant does not use it
+    bounds[term.name] = std::isfinite(term.gpts) ? llvm::json::Value(term.gpts) : nullptr;
+  return llvm::json::Object{
+      {"bound", p.bound},
+      {"predicted_gpts", p.predictedGpts},
+      {"dram_bytes_per_point", p.dramBytesPerPoint},
+      {"l2_bytes_per_point", p.l2BytesPerPoint},
+      {"shared_wavefronts_per_point", t.sharedWavefronts},
+      {"warp_instructions_per_point", p.warpInstructionsPerPoint},
+      {"occupancy", p.occupancy},
+      {"blocks_per_sm", p.blocksPerSm},
+      {"registers", p.registersPerThread},
+      {"registers_from", p.registersFromPtxas ? "ptxas" : "estimate"},
+      {"shared_bytes_per_block", p.sharedBytesPerBlock},
+      {"round_trips_per_point", p.roundTripsPerPoint},
+      {"bytes_in_flight_per_sm", p.bytesInFlightPerSm},
+      {"bytes_in_flight_needed", p.bytesInFlightNeeded},
+      {"bounds_gpts", std::move(bounds)},
+      {"per_point", llvm::json::Object{{"global_load_requests", t.globalLoadRequests},
+                                       {"global_load_sectors", t.globalLoadSectors},
+                                       {"global_store_requests", t.globalStoreRequests},
+                                       {"global_store_sectors", t.globalStoreSectors},
+                                       {"shared_requests", t.sharedRequests},
+                                       {"shared_wavefronts", t.sharedWavefronts},
+                                       {"barriers", t.barriers},
+                                       {"l1_distinct_sectors", t.l1DistinctSectors},
+                                       {"dram_bytes_estimate", t.dramBytesEstimate}}},
+  };
+}
+
+void printGpuModel(const std::vector<analysis::GpuPrediction> &rows,
+                   const analysis::Machine &machine, const GpuModelRequest &request,
+                   llvm::raw_ostream &os) {
+  const analysis::GpuModelInputs &in = request.inputs;
+  os << fmt::format("  GPU model                {}x{}x{} points, block {}x{}, nw {}, {} index, "
+                    "Nd {} (docs/PERFORMANCE-MODEL.md §GPU model)\n",
+                    in.extent.nx, in.extent.ny, in.extent.nz, in.shape.blockX, in.shape.blockY,
+                    in.shape.planesPerBlock,
+                    in.index == analysis::IndexFill::Random ? "random" : "layered",
+                    in.tableColumns);
+  os << fmt::format("  {:<12} {:>7} {:>7} {:>9} {:>9} {:>5} {:>9}", "variant", "DRAM B", "L2 B",
+                    "shared wf", "warp ins", "regs", "occupancy");
+  for (const analysis::GpuBoundTerm &term : rows.front().terms)
+    os << fmt::format(" {:>8}", term.name);
+  os << fmt::format(" {:>10} {}\n", "predicted", "bound");
+  for (const analysis::GpuPrediction &p : rows) {
+    os << fmt::format("  {:<12} {:>7.2f} {:>7.2f} {:>9.3f} {:>9.3f} {:>4}{} {:>9.2f}", p.variant,
+                      p.dramBytesPerPoint, p.l2BytesPerPoint, p.traffic.sharedWavefronts,
+                      p.warpInstructionsPerPoint, p.registersPerThread,
+                      p.registersFromPtxas ? " " : "~", p.occupancy);
+    for (const analysis::GpuBoundTerm &term : p.terms) // "-": a resource the variant does not use
+      os << (std::isfinite(term.gpts) ? fmt::format(" {:>8.1f}", term.gpts)
+                                      : fmt::format(" {:>8}", "-"));
+    os << fmt::format(" {:>10.1f} {}\n", p.predictedGpts, p.bound);
+  }
+  const analysis::GpuPrediction &best = chosenVariant(rows);
+  os << fmt::format("  chosen                   {} ({:.1f} GPts/s, bound by {}){}\n", best.variant,
+                    best.predictedGpts, best.bound,
+                    rows.front().registersFromPtxas ? ""
+                                                    : "; ~ registers estimated, --ptxas "
+                                                      "measures them");
+  (void)machine;
+}
+
+bool ptxasRegisters(const CompiledStencil &c, const std::string &arch, int tableColumns,
+                    std::map<std::string, int> &registers, std::string &error) {
+  backend::ResourceUsageOptions usage;
+  usage.nvcc = backend::findNvcc();
+  if (usage.nvcc.empty()) {
+    error = "--ptxas: nvcc is neither on PATH nor in /usr/local/cuda/bin";
+    return false;
+  }
+  usage.runtimeInclude = STENCILC_RUNTIME_DIR "/include";
+  usage.archs = {arch};
+  usage.target = "stencilc analyze --ptxas";
+  usage.tableColumns = tableColumns;
+  llvm::SmallString<256> work;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("stencilc-ptxas", work)) {
+    error = "--ptxas: cannot create a work directory: " + ec.message();
+    return false;
+  }
+  usage.workDir = std::string(work);
+  std::vector<backend::KernelResources> rows;
+  bool ok = backend::measureResources(c, usage, rows, error);
+  llvm::sys::fs::remove_directories(usage.workDir);
+  if (!ok)
+    return false;
+  for (const backend::KernelResources &r : rows)
+    if (r.sweep == 0 && !registers.count(r.variant))
+      registers[r.variant] = r.registers;
+  return true;
+}
+
+} // namespace stencilc::driver
