@@ -15,6 +15,8 @@
 
 #include "ir/IR.h"
 
+#include "stencilc/bench/LayeredColumn.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -46,14 +48,86 @@ struct Access {
 struct Lookup {
   int table = -1, row = 0;
   bool shared = false;
+  int planesTimes = 1; ///< planes: gathers per output (one per plane offset using the row)
 };
 
 struct SweepReads {
   std::set<Access> reads; ///< every field but outputs
+  /// The same per update: a kernel evaluates one update after another and loads
+  /// again what an earlier one read (its stores may alias the fields it reads).
+  std::vector<std::set<Access>> updates;
   std::vector<int> outputs;
   bool accumulates = false; ///< a later sweep: reads its outputs and adds
   std::vector<Lookup> lookups;
+  /// planes: loads per output point of each field read in coefficient factors,
+  /// once per plane offset whose partial sum applies them and once at the store.
+  std::map<int, int> planesLoads;
 };
+
+/// The fields an expression reads (coefficient factors: `in` and index fields).
+void factorFields(const ir::Expr &e, std::set<int> &out) {
+  if (e.kind == ir::Expr::Kind::FieldRef && e.id >= 0)
+    out.insert(e.id);
+  if (e.kind == ir::Expr::Kind::TableRef && e.indexField >= 0)
+    out.insert(e.indexField);
+  for (const ir::ExprPtr &op : e.operands)
+    if (op)
+      factorFields(*op, out);
+}
+
+/// The table rows an expression gathers.
+void factorRows(const ir::Expr &e, std::set<std::pair<int, int>> &out) {
+  if (e.kind == ir::Expr::Kind::TableRef)
+    out.insert({e.id, e.row});
+  for (const ir::ExprPtr &op : e.operands)
+    if (op)
+      factorRows(*op, out);
+}
+
+/// Per field (SweepReads::planesLoads) and per table row (Lookup::planesTimes): how many
+/// times the planes kernel of one sweep reads it per output point.
+struct PlanesReads {
+  std::map<int, int> fields;
+  std::map<std::pair<int, int>, int> rows;
+};
+PlanesReads planesCoefficientLoads(const CompiledStencil &c, const GpuSweepPlan &plan) {
+  std::map<int, std::set<int>> offsets; // field -> plane offsets; kAtStore for the store
+  std::map<std::pair<int, int>, std::set<int>> rowOffsets;
+  constexpr int kAtStore = 1 << 20;
+  for (const SweepUpdate &u : plan.updates) {
+    const LinearForm &form = c.linear.updates[u.update];
+    auto add = [&](int group, bool atStore) {
+      for (int t : form.groups[group].terms) {
+        std::set<int> fields;
+        for (const ir::ExprPtr &f : form.terms[t].factors)
+          factorFields(*f, fields);
+        for (int f : fields)
+          offsets[f].insert(atStore ? kAtStore : form.terms[t].offset[2]);
+        std::set<std::pair<int, int>> rows;
+        for (const ir::ExprPtr &f : form.terms[t].factors)
+          factorRows(*f, rows);
+        for (const auto &row : rows)
+          rowOffsets[row].insert(atStore ? kAtStore : form.terms[t].offset[2]);
+      }
+    };
+    for (int g : u.accumulated)
+      add(g, u.sharedFactors);
+    for (int g : u.atStore)
+      add(g, true);
+    if (form.pointwise) {
+      std::set<int> fields;
+      factorFields(*form.pointwise, fields);
+      for (int f : fields)
+        offsets[f].insert(kAtStore);
+    }
+  }
+  PlanesReads reads;
+  for (const auto &[field, set] : offsets)
+    reads.fields[field] = int(set.size());
+  for (const auto &[row, set] : rowOffsets)
+    reads.rows[row] = int(set.size());
+  return reads;
+}
 
 void collectFactorReads(const ir::Stencil &s, const ir::Expr &e, SweepReads &out) {
   if (e.kind == ir::Expr::Kind::FieldRef && e.id >= 0) {
@@ -84,20 +158,29 @@ std::vector<SweepReads> sweepReads(const CompiledStencil &c) {
       if (i > 0 && groups.empty())
         continue;
       r.outputs.push_back(form.output);
+      SweepReads one;
       for (int g : groups)
         for (int t : form.groups[g].terms) {
           const Term &term = form.terms[t];
-          r.reads.insert({term.field, term.offset[0], term.offset[1], term.offset[2], elem});
+          one.reads.insert({term.field, term.offset[0], term.offset[1], term.offset[2], elem});
           for (const ir::ExprPtr &f : term.factors)
-            collectFactorReads(s, *f, r);
+            collectFactorReads(s, *f, one);
         }
       if (i == 0 && form.pointwise)
-        collectFactorReads(s, *form.pointwise, r);
+        collectFactorReads(s, *form.pointwise, one);
+      r.reads.insert(one.reads.begin(), one.reads.end());
+      r.updates.push_back(std::move(one.reads));
     }
-    if (i < c.sweepPlan.gpu.sweeps.size())
-      for (const auto &[key, place] : c.sweepPlan.gpu.sweeps[i].placement)
+    if (i < c.sweepPlan.gpu.sweeps.size()) {
+      PlanesReads planes = planesCoefficientLoads(c, c.sweepPlan.gpu.sweeps[i]);
+      r.planesLoads = planes.fields;
+      for (const auto &[key, place] : c.sweepPlan.gpu.sweeps[i].placement) {
+        auto times = planes.rows.find(key);
         r.lookups.push_back({key.first, key.second,
-                             place.space == TableSpace::Shared || place.space == TableSpace::Auto});
+                             place.space == TableSpace::Shared || place.space == TableSpace::Auto,
+                             times == planes.rows.end() ? 1 : times->second});
+      }
+    }
     sweeps.push_back(std::move(r));
   }
   return sweeps;
@@ -170,41 +253,6 @@ int requestWavefronts(const std::vector<long> &byteAddresses, int bytes) {
   return total;
 }
 
-/// Expected distinct sectors of `lanes` gathers at uniformly random columns of
-/// a row of `sectors` sectors, and the expected busiest bank of `lanes` random
-/// words in shared memory (balls into 32 bins, the mean of the maximum).
-double expectedDistinct(double sectors, int lanes) {
-  return sectors * (1 - std::pow(1 - 1 / sectors, lanes));
-}
-double expectedBusiestBank(int lanes) {
-  // P(max <= k) for `lanes` balls in 32 bins, by the exact count of
-  // assignments with every bin at most k (a polynomial product), then
-  // E[max] = sum_k P(max > k).
-  double expectation = 0;
-  for (int k = 0; k < lanes; ++k) {
-    // ways[j]: assignments of j labelled balls to the bins so far, weighted by 1/j!.
-    std::vector<double> ways(lanes + 1, 0.0);
-    ways[0] = 1;
-    for (int bin = 0; bin < kBanks; ++bin) {
-      std::vector<double> next(lanes + 1, 0.0);
-      for (int j = 0; j <= lanes; ++j) {
-        double term = 1; // 1 / m!
-        for (int m = 0; m <= k && j + m <= lanes; ++m) {
-          if (m > 0)
-            term /= m;
-          next[j + m] += ways[j] * term;
-        }
-      }
-      ways = next;
-    }
-    double p = ways[lanes]; // times lanes! / 32^lanes
-    for (int j = 1; j <= lanes; ++j)
-      p *= double(j) / kBanks;
-    expectation += 1 - p;
-  }
-  return expectation;
-}
-
 /// Counts of one variant over the whole launch (divided by points at the end).
 struct Tally {
   GpuTraffic t;
@@ -258,17 +306,99 @@ std::vector<std::pair<int, double>> blockClassesY(const Geometry &g) {
 /// read-only cache, wavefronts per shared request.
 struct GatherCost {
   double sectors = 1, wavefronts = 1, blockSectors = 1;
+  double rowSectors = 1; ///< sectors of one table row
+  /// Distinct sectors of the rows `threads` gathers touch: for a random index the
+  /// expectation for that many uniform draws, else the sampled blocks' mean.
+  double blockSectorsFor(IndexFill index, int threads) const {
+    if (index != IndexFill::Random)
+      return blockSectors;
+    return rowSectors * (1 - std::pow(1 - 1 / rowSectors, threads));
+  }
 };
-GatherCost gatherCost(IndexFill index, int columns, int elem, int lanes, int blockThreads) {
-  GatherCost g;
-  if (index == IndexFill::Layered)
-    return g;
-  double rowSectors = std::ceil(double(columns) * elem / kSectorBytes);
-  g.sectors = expectedDistinct(rowSectors, lanes);
-  g.blockSectors = expectedDistinct(rowSectors, blockThreads);
-  g.wavefronts = expectedBusiestBank(lanes) * (elem == 8 ? 2 : 1);
-  return g;
-}
+/// The gathers' costs, averaged over draws (deterministic: a fixed seed) that
+/// the request rules count: with a random index, uniformly random columns per
+/// lane; with a layered one, the columns rt::layeredColumn gives the lanes of
+/// warps at random places of the grid.
+class GatherCosts {
+public:
+  /// `planes`: the planes a block gathers on before it ends (nw for a march),
+  /// over which its distinct sectors are counted.
+  GatherCosts(IndexFill index, int columns, int elem, const Geometry &g, int planes) {
+    constexpr int kDraws = 512, kBlockDraws = 32;
+    std::uint64_t state = 0x5eed;
+    auto next = [&state]() {
+      state += 0x9e3779b97f4a7c15ULL;
+      std::uint64_t z = state;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      return z ^ (z >> 31);
+    };
+    const GridExtent &e = g.extent;
+    const int bx = g.shape.blockX, by = g.shape.blockY, threads = bx * by;
+    const bool threeD = e.nz > 1;
+    const double depth = threeD ? e.nz : e.ny;
+    double sectors = 0, wavefronts = 0, blockSectors = 0;
+    int requests = 0, blocks = 0;
+    for (int d = 0; d < kDraws; ++d) {
+      // A block at a random place, and the columns its threads gather.
+      const long x0 = long(next() % std::uint64_t(g.blocksX())) * bx;
+      const long y0 = long(next() % std::uint64_t(g.blocksY())) * by;
+      const long z = long(next() % std::uint64_t(std::max(1, e.nz)));
+      std::vector<long> column(threads, -1);
+      for (int t = 0; t < threads; ++t) {
+        const long i = x0 + t % bx, j = y0 + t / bx;
+        if (i >= e.nx || j >= e.ny)
+          continue;
+        column[t] = index == IndexFill::Random
+                        ? long(next() % std::uint64_t(columns))
+                        : rt::layeredColumn(double(i), double(j), double(threeD ? z : j), e.nx,
+                                            e.ny, depth, columns);
+      }
+      std::set<long> blockSet;
+      for (int w = 0; w * kWarp < threads; ++w) {
+        std::vector<std::pair<long, long>> points;
+        std::vector<long> bytes;
+        for (int t = w * kWarp; t < std::min(threads, (w + 1) * kWarp); ++t)
+          if (column[t] >= 0) {
+            points.push_back({0, column[t]});
+            bytes.push_back(column[t] * elem);
+          }
+        if (points.empty())
+          continue;
+        sectors += requestSectors(points, elem);
+        wavefronts += requestWavefronts(bytes, elem);
+        ++requests;
+      }
+      // The block's sectors over its planes (fewer draws: each covers a march).
+      if (d < kBlockDraws) {
+        const long zEnd = threeD ? std::min<long>(z + planes, e.nz) : z + 1;
+        for (long zz = z; zz < zEnd; ++zz)
+          for (int t = 0; t < threads; ++t) {
+            const long i = x0 + t % bx, j = y0 + t / bx;
+            if (i >= e.nx || j >= e.ny)
+              continue;
+            long col = index == IndexFill::Random
+                           ? long(next() % std::uint64_t(columns))
+                           : rt::layeredColumn(double(i), double(j), double(threeD ? zz : j), e.nx,
+                                               e.ny, depth, columns);
+            blockSet.insert(col * elem / kSectorBytes);
+          }
+      }
+      if (d < kBlockDraws) {
+        blockSectors += double(blockSet.size());
+        ++blocks;
+      }
+    }
+    cost_.sectors = requests ? sectors / requests : 1;
+    cost_.wavefronts = requests ? wavefronts / requests : 1;
+    cost_.blockSectors = blocks ? blockSectors / blocks : 1;
+    cost_.rowSectors = std::ceil(double(columns) * elem / kSectorBytes);
+  }
+  const GatherCost &cost() const { return cost_; }
+
+private:
+  GatherCost cost_;
+};
 
 /// Distinct sectors over the whole launch: each field's reads as the union of
 /// the box shifted by its offsets, each output once.
@@ -314,6 +444,8 @@ double launchDistinctSectors(const SweepReads &r, const GridExtent &e, int elem)
 /// gmem and ro: a thread per point, every read a global load.
 void countPointwise(const SweepReads &r, const Geometry &g, int elem, IndexFill index, int columns,
                     Tally &tally) {
+  const GatherCost gc =
+      r.lookups.empty() ? GatherCost{} : GatherCosts(index, columns, elem, g, 1).cost();
   const GridExtent &e = g.extent;
   const int bx = g.shape.blockX, by = g.shape.blockY;
   for (auto [bxi, wx] : blockClassesX(g, elem))
@@ -336,14 +468,14 @@ void countPointwise(const SweepReads &r, const Geometry &g, int elem, IndexFill 
             points.push_back({y0 + ty + dy, x0 + tx + dx});
           return requestSectors(points, bytes);
         };
-        for (const Access &a : r.reads)
-          tally.loadRequest(request(a.dx, a.dy, a.bytes), weight);
+        for (const std::set<Access> &update : r.updates)
+          for (const Access &a : update)
+            tally.loadRequest(request(a.dx, a.dy, a.bytes), weight);
         for (size_t o = 0; o < r.outputs.size(); ++o) {
           if (r.accumulates)
             tally.loadRequest(request(0, 0, elem), weight);
           tally.storeRequest(request(0, 0, elem), weight);
         }
-        GatherCost gc = gatherCost(index, columns, elem, int(lanes.size()), bx * by);
         for (size_t l = 0; l < r.lookups.size(); ++l)
           tally.loadRequest(gc.sectors, weight);
       }
@@ -354,9 +486,9 @@ void countPointwise(const SweepReads &r, const Geometry &g, int elem, IndexFill 
       for (size_t o = 0; o < r.outputs.size(); ++o)
         for (int ty = 0; ty < by && y0 + ty < e.ny; ++ty)
           block.add(-1 - int(o), 0, y0 + ty, x0, std::min<long>(x0 + bx, e.nx) - 1, elem);
-      GatherCost gc = gatherCost(index, columns, elem, kWarp, std::max(active, 1));
-      tally.t.l1DistinctSectors += weight * (block.count() + gc.blockSectors * r.lookups.size());
-      tally.t.tableBlockSectors += weight * gc.blockSectors * r.lookups.size();
+      const double tableSectors = gc.blockSectorsFor(index, active) * double(r.lookups.size());
+      tally.t.l1DistinctSectors += weight * (block.count() + tableSectors);
+      tally.t.tableBlockSectors += weight * tableSectors;
     }
   tally.t.tableRowBytes += double(r.lookups.size()) * columns * elem;
   tally.t.directLoads.push_back(true);
@@ -366,6 +498,9 @@ void countPointwise(const SweepReads &r, const Geometry &g, int elem, IndexFill 
 /// tiled fields' planes through shared memory.
 void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional, const Geometry &g,
                 int elem, IndexFill index, int columns, Tally &tally) {
+  const GatherCost gc = r.lookups.empty()
+                            ? GatherCost{}
+                            : GatherCosts(index, columns, elem, g, g.shape.planesPerBlock).cost();
   const GridExtent &e = g.extent;
   const int bx = g.shape.blockX, by = g.shape.blockY, nw = g.shape.planesPerBlock;
   const std::set<int> &tiled = traditional ? plan.traditionalTiles : plan.planesTiles;
@@ -441,12 +576,12 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
               words.push_back(long((ty + ry + dy) * tileW + tx + rx + dx) * elem);
             return requestWavefronts(words, elem);
           };
-          GatherCost gc = gatherCost(index, columns, elem, int(activeLanes.size()), threads);
           for (const Lookup &l : r.lookups) {
+            const double times = traditional ? 1.0 : double(l.planesTimes);
             if (l.shared)
-              tally.sharedRequest(gc.wavefronts, weight * planes);
+              tally.sharedRequest(gc.wavefronts, weight * planes * times);
             else
-              tally.loadRequest(gc.sectors, weight * planes);
+              tally.loadRequest(gc.sectors, weight * planes * times);
           }
           if (traditional) {
             // Queues: the newest plane of each column per step, the rest once per march.
@@ -456,23 +591,29 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
               tally.loadRequest(request(dx, dy, bytes),
                                 weight * (planes + span.second - span.first));
             }
-            for (const Access &a : r.reads) {
-              auto queue = plan.queues.find({a.field, a.dx, a.dy});
-              if (queue != plan.queues.end() && a.dz >= queue->second.first &&
-                  a.dz <= queue->second.second)
-                continue; // in the column's register queue
-              if (tiled.count(a.field) && a.dz == 0)
-                tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
-              else
+            for (const std::set<Access> &update : r.updates)
+              for (const Access &a : update) {
+                if (tiled.count(a.field) && a.dz == 0) { // the current plane, from the tile
+                  tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
+                  continue;
+                }
+                auto queue = plan.queues.find({a.field, a.dx, a.dy});
+                if (queue != plan.queues.end() && a.dz >= queue->second.first &&
+                    a.dz <= queue->second.second)
+                  continue; // in the column's register queue
                 tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes);
-            }
+              }
           } else {
-            // Every point of a tiled field is read from the tile of its input plane.
+            // Every point of a tiled field is read from the tile of its input plane; a
+            // field read in the coefficients is loaded once per plane offset that uses it.
             for (const Access &a : r.reads) {
               if (tiled.count(a.field))
                 tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
-              else
-                tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes);
+              else {
+                auto loads = r.planesLoads.find(a.field);
+                double times = loads == r.planesLoads.end() ? 1.0 : double(loads->second);
+                tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes * times);
+              }
             }
           }
           for (size_t o = 0; o < r.outputs.size(); ++o) {
@@ -507,7 +648,6 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
           for (long y = y0; y <= yEnd; ++y)
             for (int z = 0; z < planes; ++z)
               block.add(-1 - int(o), z, y, x0, xEnd, elem);
-        GatherCost gc = gatherCost(index, columns, elem, kWarp, threads);
         double tableSectors = stagedRows * std::ceil(double(columns) * elem / kSectorBytes) +
                               double(r.lookups.size() - size_t(stagedRows)) * gc.blockSectors;
         tally.t.l1DistinctSectors += weight * (block.count() + tableSectors);

@@ -65,10 +65,9 @@ llvm::cl::opt<int> blockX("block-x", llvm::cl::desc("GPU block width for on-chip
 llvm::cl::opt<int> blockY("block-y", llvm::cl::desc("GPU block height for on-chip bytes"),
                           llvm::cl::init(8), llvm::cl::sub(analyzeCommand));
 // The GPU model (--machine naming a GPU file with a "gpu" object).
-llvm::cl::list<int> gpuSize("size",
-                            llvm::cl::desc("GPU model: the grid, NX,NY,NZ (default 512,512,400)"),
-                            llvm::cl::value_desc("NX,NY,NZ"), llvm::cl::CommaSeparated,
-                            llvm::cl::sub(analyzeCommand));
+llvm::cl::list<int> gpuSize(
+    "size", llvm::cl::desc("GPU model: the grid, NX,NY,NZ (NX,NY in 2D; default 512,512,400)"),
+    llvm::cl::value_desc("NX,NY,NZ"), llvm::cl::CommaSeparated, llvm::cl::sub(analyzeCommand));
 llvm::cl::opt<analysis::IndexFill> gpuIndex(
     "index", llvm::cl::desc("GPU model: how index fields are filled"),
     llvm::cl::values(clEnumValN(analysis::IndexFill::Random, "random", "uniformly random columns"),
@@ -183,11 +182,12 @@ int runAnalyze() {
   if (gpuModel) {
     analysis::GpuModelInputs &in = gpuRequest.inputs;
     if (!gpuSize.empty()) {
-      if (gpuSize.size() != 3 || *std::min_element(gpuSize.begin(), gpuSize.end()) < 1) {
-        driver::reportError("--size takes three positive extents, NX,NY,NZ");
+      if (gpuSize.size() < 2 || gpuSize.size() > 3 ||
+          *std::min_element(gpuSize.begin(), gpuSize.end()) < 1) {
+        driver::reportError("--size takes two or three positive extents, NX,NY[,NZ]");
         return 2;
       }
-      in.extent = {gpuSize[0], gpuSize[1], gpuSize[2]};
+      in.extent = {gpuSize[0], gpuSize[1], gpuSize.size() == 3 ? gpuSize[2] : 1};
     }
     in.shape.blockX = blockX, in.shape.blockY = blockY;
     if (const target::CudaArch *arch = target::findCudaArch(target->name))

@@ -68,8 +68,10 @@ constexpr std::uint64_t kMostPoints = std::uint64_t(256) * 256 * 256;
 llvm::cl::opt<std::string> emulateVariant(
     "variant",
     llvm::cl::desc("The CUDA variant: gmem, ro, traditional, planes, or twostep where the "
-                   "stencil has it (default gmem)"),
-    llvm::cl::value_desc("name"), llvm::cl::init("gmem"), llvm::cl::sub(emulateCommand));
+                   "stencil has it (default gmem); several, comma-separated, or `all` run "
+                   "from one build, and --json prints an array of reports"),
+    llvm::cl::value_desc("name[,name...]|all"), llvm::cl::init("gmem"),
+    llvm::cl::sub(emulateCommand));
 llvm::cl::opt<std::string> emulateSize(
     "size",
     llvm::cl::desc("Interior grid points: N (N^3, N^2 in 2D) or NX,NY,NZ (NX,NY in 2D); default "
@@ -231,8 +233,14 @@ std::vector<std::string> variantsOf(const CompiledStencil &compiled) {
   return names;
 }
 
+/// The report of one variant's step, or 1/2 (failure) with the error reported.
+int runVariant(const CompiledStencil &compiled, const driver::GenTarget &target,
+               const std::string &program, const std::string &dir, const std::string &variant,
+               const std::array<int, 3> &size, int nd, llvm::json::Array &reports);
+
 int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
-            const driver::GenTarget &target, const std::array<int, 3> &size, int nd) {
+            const driver::GenTarget &target, const std::array<int, 3> &size, int nd,
+            const std::vector<std::string> &variants) {
   const ir::Stencil &s = *compiled.stencil;
   const std::string type = ir::elemTypeName(s.elemType);
   const std::string index = emulateIndex == IndexFill::Layered ? "layered" : "random";
@@ -300,12 +308,30 @@ int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
     return 1;
   }
 
-  progress(fmt::format("running one step of {} at {}x{}x{} ({} index, Nd = {})", emulateVariant,
-                       size[0], size[1], size[2], index, nd));
-  const std::string out = path(dir, "launches.txt");
+  llvm::json::Array reports;
+  for (const std::string &variant : variants)
+    if (int status = runVariant(compiled, target, program, dir, variant, size, nd, reports))
+      return status;
+  if (emulateJson) {
+    llvm::json::Value out = reports.size() == 1 ? llvm::json::Value(std::move(reports[0]))
+                                                : llvm::json::Value(std::move(reports));
+    llvm::outs() << llvm::formatv("{0:2}", out) << "\n";
+  }
+  return 0;
+}
+
+int runVariant(const CompiledStencil &compiled, const driver::GenTarget &target,
+               const std::string &program, const std::string &dir, const std::string &variant,
+               const std::array<int, 3> &size, int nd, llvm::json::Array &reports) {
+  const ir::Stencil &s = *compiled.stencil;
+  const std::string type = ir::elemTypeName(s.elemType);
+  const std::string index = emulateIndex == IndexFill::Layered ? "layered" : "random";
+  progress(fmt::format("running one step of {} at {}x{}x{} ({} index, Nd = {})", variant, size[0],
+                       size[1], size[2], index, nd));
+  const std::string out = path(dir, "launches-" + variant + ".txt");
   llvm::sys::ProcessInfo run;
   if (!start({program, std::to_string(size[0]), std::to_string(size[1]), std::to_string(size[2]),
-              emulateVariant, index, std::to_string(nd), target.arch.substr(3),
+              variant, index, std::to_string(nd), target.arch.substr(3),
               std::to_string(emulateSharedBytes)},
              out, run))
     return 1;
@@ -342,21 +368,20 @@ int emulate(const CompiledStencil &compiled, const std::string &sourcePath,
     llvm::json::Object perPointObject;
     for (std::size_t c = 0; c < kCounters; ++c)
       perPointObject[kCounterNames[c]] = perPoint[c];
-    llvm::json::Object report{{"stencil", s.name},
-                              {"variant", emulateVariant.getValue()},
-                              {"type", type},
-                              {"index", index},
-                              {"size", llvm::json::Array{size[0], size[1], size[2]}},
-                              {"points", std::int64_t(points)},
-                              {"launches", std::move(launchArray)},
-                              {"per_point", std::move(perPointObject)}};
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report))) << "\n";
+    reports.push_back(llvm::json::Object{{"stencil", s.name},
+                                         {"variant", variant},
+                                         {"type", type},
+                                         {"index", index},
+                                         {"size", llvm::json::Array{size[0], size[1], size[2]}},
+                                         {"points", std::int64_t(points)},
+                                         {"launches", std::move(launchArray)},
+                                         {"per_point", std::move(perPointObject)}});
     return 0;
   }
   const bool hasIndex = hasIndexField(s);
   llvm::outs() << fmt::format("stencil {} ({}), variant {}, {}x{}x{} ({} points){}: one step on "
                               "the emulator\n",
-                              s.name, type, emulateVariant.getValue(), size[0], size[1], size[2],
+                              s.name, type, variant, size[0], size[1], size[2],
                               std::int64_t(points),
                               hasIndex ? fmt::format(", {} index, Nd = {}", index, nd) : "");
   for (const Launch &l : launches)
@@ -406,12 +431,26 @@ int runEmulate() {
   const ir::Stencil &s = *c.stencil;
 
   const std::vector<std::string> variants = variantsOf(c);
-  if (std::find(variants.begin(), variants.end(), emulateVariant.getValue()) == variants.end()) {
-    std::string list;
-    for (const std::string &v : variants)
-      list += (list.empty() ? "" : ", ") + v;
-    driver::reportError(fmt::format("--variant: unknown variant '{}' of {} (valid: {})",
-                                    emulateVariant.getValue(), s.name, list));
+  std::vector<std::string> requested;
+  if (emulateVariant.getValue() == "all")
+    requested = variants;
+  else
+    for (llvm::StringRef rest = emulateVariant.getValue(); !rest.empty();) {
+      auto [name, tail] = rest.split(',');
+      requested.push_back(name.str());
+      rest = tail;
+    }
+  for (const std::string &name : requested)
+    if (std::find(variants.begin(), variants.end(), name) == variants.end()) {
+      std::string list;
+      for (const std::string &v : variants)
+        list += (list.empty() ? "" : ", ") + v;
+      driver::reportError(fmt::format("--variant: unknown variant '{}' of {} (valid: {}, or all)",
+                                      name, s.name, list));
+      return 2;
+    }
+  if (requested.empty()) {
+    driver::reportError("--variant: name at least one variant");
     return 2;
   }
   std::array<int, 3> size{kDefaultSide, kDefaultSide, s.dims == 3 ? kDefaultSide : 1};
@@ -454,7 +493,7 @@ int runEmulate() {
     driver::reportError(fmt::format("--shared-bytes: {} is negative", emulateSharedBytes));
     return 2;
   }
-  return emulate(c, file, *target, size, nd);
+  return emulate(c, file, *target, size, nd, requested);
 }
 
 driver::CommandRegistration registration(emulateCommand, &runEmulate);

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "stencilc/KernelData.h"
+#include "stencilc/bench/LayeredColumn.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,11 +35,7 @@ inline void fillLayered(KernelData &data, int nd) {
           if constexpr (std::is_integral_v<T>) {
             const double nx = grid.nx(), ny = grid.ny(), depth = k.dims == 3 ? grid.nz() : ny;
             grid.fillWith([&](int i, int j, int kk) {
-              const double z = k.dims == 3 ? kk : j;
-              const double surface =
-                  0.08 * depth * (std::sin(6.2832 * i / nx) * 0.5 + j / ny * 0.5);
-              const double v = std::clamp((z + surface) / (1.1 * depth), 0.0, 1.0);
-              return T(std::min(nd - 1, int(v * nd)));
+              return T(layeredColumn(i, j, k.dims == 3 ? kk : j, nx, ny, depth, nd));
             });
           }
         },
