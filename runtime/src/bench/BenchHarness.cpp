@@ -53,6 +53,7 @@
 #include <stencilc/KernelData.h>
 #include <stencilc/bench/LayeredIndex.h>
 #include <stencilc/bench/Peak.h>
+#include <stencilc/bench/RandomFill.h>
 #include <stencilc/bench/Stream.h>
 #include <stencilc/io/Npy.h>
 #include <stencilc/io/Progress.h>
@@ -150,24 +151,6 @@ double seconds(const std::function<void()> &f) {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-/// Random values for a field of role `role`: index values in [0, nd), inputs
-/// in [0.5, 1.5) (velocities, densities), time levels and outputs in [-1, 1).
-void fillRole(AnyGrid &field, const std::string &role, uint64_t seed, int nd) {
-  std::visit(
-      [&](auto &grid) {
-        using T = typename std::decay_t<decltype(grid)>::value_type;
-        if (role == "index")
-          grid.fillRandom(seed, T(0), T(nd));
-        else if constexpr (std::is_floating_point_v<T>) {
-          if (role == "in")
-            grid.fillRandom(seed, T(0.5), T(1.5));
-          else
-            grid.fillRandom(seed, T(-1), T(1));
-        }
-      },
-      field);
 }
 
 template <typename Real> void fillRandom(KernelData &data, int nd) {

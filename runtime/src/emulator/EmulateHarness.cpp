@@ -28,6 +28,7 @@
 
 #include <stencilc/KernelData.h>
 #include <stencilc/bench/LayeredIndex.h>
+#include <stencilc/bench/RandomFill.h>
 #include <stencilc/cuda/DeviceKernelData.h>
 #include <stencilc/emulator/Counters.h>
 
@@ -46,28 +47,10 @@ namespace emu = stencilc::cuda::emu;
 
 namespace {
 
-/// As the bench harness: index values in [0, nd), inputs in [0.5, 1.5)
-/// (velocities, densities), time levels and outputs in [-1, 1).
-void fillRole(rt::AnyGrid &field, const std::string &role, std::uint64_t seed, int nd) {
-  std::visit(
-      [&](auto &grid) {
-        using T = typename std::decay_t<decltype(grid)>::value_type;
-        if (role == "index")
-          grid.fillRandom(seed, T(0), T(nd));
-        else if constexpr (std::is_floating_point_v<T>) {
-          if (role == "in")
-            grid.fillRandom(seed, T(0.5), T(1.5));
-          else
-            grid.fillRandom(seed, T(-1), T(1));
-        }
-      },
-      field);
-}
-
 void fill(rt::KernelData &data, int nd) {
   const rt::KernelInfo &info = data.info();
   for (std::size_t f = 0; f < info.fields.size(); ++f)
-    fillRole(data.field(int(f)), info.fields[f].role, 1000 + f, nd);
+    rt::fillRole(data.field(int(f)), info.fields[f].role, 1000 + f, nd);
   for (std::size_t t = 0; t < info.tables.size(); ++t) {
     auto &table = data.table<k::Real>(int(t));
     table.fillRandom(77 + t, k::Real(-1) / k::Real(table.rows()),
