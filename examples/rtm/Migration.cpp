@@ -2,6 +2,7 @@
 #include "Migration.h"
 
 #include "AsyncSnapshotWriter.h"
+#include "OffGrid.h"
 #include "ShotFiles.h"
 #include "SnapshotFile.h"
 
@@ -50,11 +51,30 @@ void setInterior(rt::Grid<float> &g, const std::vector<float> &v) {
         g(i, j, k) = v[n++];
 }
 
-std::vector<wave::Injection> at(const std::vector<Point> &points,
-                                const std::vector<float> &values) {
+/// The adjoint sources of one step: each receiver's value at its point, or
+/// spread over its points by its weights.
+std::vector<wave::Injection> at(const Shot &shot, const std::vector<float> &values) {
   std::vector<wave::Injection> out;
-  for (size_t r = 0; r < points.size(); ++r)
-    out.push_back({points[r][0], points[r][1], points[r][2], double(values[r])});
+  if (!shot.receiverSpread.empty()) {
+    for (size_t r = 0; r < shot.receiverSpread.size(); ++r)
+      for (const wave::Injection &w : shot.receiverSpread[r])
+        out.push_back({w.i, w.j, w.k, w.value * double(values[r])});
+    return out;
+  }
+  for (size_t r = 0; r < shot.receivers.size(); ++r)
+    out.push_back(
+        {shot.receivers[r][0], shot.receivers[r][1], shot.receivers[r][2], double(values[r])});
+  return out;
+}
+
+/// The source's injection after forward step m (from 1).
+std::vector<wave::Injection> sourceAt(const Shot &shot, int m) {
+  const double value = shot.wavelet[size_t(m - 1)];
+  if (shot.sourceSpread.empty())
+    return {{shot.source[0], shot.source[1], shot.source[2], value}};
+  std::vector<wave::Injection> out;
+  for (const wave::Injection &w : shot.sourceSpread)
+    out.push_back({w.i, w.j, w.k, w.value * value});
   return out;
 }
 
@@ -73,9 +93,7 @@ public:
 
   void forwardStep(int m) {
     const auto start = Clock::now();
-    forward_.step(
-        {{shot_.source[0], shot_.source[1], shot_.source[2], shot_.wavelet[size_t(m - 1)]}},
-        options_.run);
+    forward_.step(sourceAt(shot_, m), options_.run);
     report_.forwardSeconds += secondsSince(start);
     ++report_.forwardSteps;
     if (options_.progress)
@@ -84,7 +102,7 @@ public:
 
   void adjointStep(int m) {
     const auto start = Clock::now();
-    adjoint_.step(at(shot_.receivers, shot_.data[size_t(m - 1)]), options_.run);
+    adjoint_.step(at(shot_, shot_.data[size_t(m - 1)]), options_.run);
     report_.adjointSeconds += secondsSince(start);
     ++report_.adjointSteps;
     if (options_.progress)
@@ -261,9 +279,12 @@ std::vector<std::vector<float>> modelShot(wave::Propagator &forward, const Shot 
   forward.reset();
   std::vector<std::vector<float>> data(static_cast<size_t>(steps));
   for (int n = 0; n < steps; ++n) {
-    forward.step({{shot.source[0], shot.source[1], shot.source[2], shot.wavelet[size_t(n)]}}, run);
+    forward.step(sourceAt(shot, n + 1), run);
+    const rt::Grid<float> &u = forward.current();
+    for (const auto &spread : shot.receiverSpread)
+      data[size_t(n)].push_back(float(record(u, spread)));
     for (const Point &r : shot.receivers)
-      data[size_t(n)].push_back(forward.current()(r[0], r[1], r[2]));
+      data[size_t(n)].push_back(u(r[0], r[1], r[2]));
     if (afterStep)
       afterStep(n + 1, forward.current());
     if (progress)

@@ -41,11 +41,19 @@ using Point = std::array<int, 3>;
 /// One shot: a point source with its wavelet (the value added after each
 /// forward step) and the receivers' data, data[step][receiver] (what the
 /// receivers recorded after forward step `step`).
+///
+/// Off the grid (rtm --model, Survey.h): a non-empty `sourceSpread` replaces
+/// `source`, the wavelet's value times each entry's `value` added at its
+/// point; a non-empty `receiverSpread` replaces `receivers`, receiver r
+/// recording Σ value·u at its points and its data injected back at them
+/// times the same weights (the transpose).
 struct Shot {
   Point source{};
   std::vector<double> wavelet;
   std::vector<Point> receivers;
   std::vector<std::vector<float>> data;
+  std::vector<wave::Injection> sourceSpread;
+  std::vector<std::vector<wave::Injection>> receiverSpread;
 };
 
 /// What one strategy cost over the shots it migrated.

@@ -23,6 +23,7 @@
 #include "Migration.h"
 #include "RtmModel.h"
 #include "RunFiles.h"
+#include "SurveyRun.h"
 
 #include "Model.h"
 #include "Propagator.h"
@@ -60,7 +61,22 @@ cl::opt<std::string> sizeOption("size", cl::desc("Grid NXxNYxNZ"), cl::init("100
 cl::opt<double> spacingOption("h", cl::desc("Grid spacing (m)"), cl::init(10));
 cl::opt<double> courantOption("courant", cl::desc("v_max dt / h"), cl::init(0.4));
 cl::opt<double> timeOption("time", cl::desc("Recording time (s)"), cl::init(0.75));
-cl::opt<int> shotsOption("shots", cl::desc("Shots, evenly spaced along x"), cl::init(3));
+cl::opt<std::string>
+    modelOption("model",
+                cl::desc("The user's survey (SurveyRun.h): a velocity model, a .npy of float32 m/s "
+                         "of shape (nz, ny, nx) with spacing -h and --origin, or a SEG-Y depth "
+                         "model with its own; with --shots FILE[,FILE...]. Without it, the "
+                         "built-in demonstration runs"),
+                cl::init(""));
+cl::opt<std::string> originOption("origin",
+                                  cl::desc("--model M.npy: the position X,Y,Z (m) of its point "
+                                           "(0, 0, 0) (default 0,0,0)"),
+                                  cl::init(""));
+cl::opt<std::string> shotsOption("shots",
+                                 cl::desc("With --model: the recorded shots, SEG-Y files "
+                                          "separated by commas; without: the number of shots, "
+                                          "evenly spaced along x"),
+                                 cl::init("3"));
 cl::opt<double> frequencyOption("frequency", cl::desc("Ricker peak frequency (Hz)"), cl::init(15));
 cl::opt<int> spongeOption("sponge",
                           cl::desc("Sponge width in points on the x faces, the top and the bottom"),
@@ -185,11 +201,102 @@ long totalSteps(const std::vector<Storage> &storages, int steps, int shots, int 
 
 std::string megabytes(size_t bytes) { return fmt::format("{:.1f} MB", bytes / 1e6); }
 
+std::vector<std::string> splitCommas(const std::string &text) {
+  std::vector<std::string> out;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    const size_t end = std::min(text.find(',', begin), text.size());
+    out.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+/// `rtm --model FILE --shots FILE[,FILE...]`: the options the survey's run takes.
+int runOnSurvey() {
+  SurveyOptions o;
+  o.model = modelOption;
+  for (const std::string &file : splitCommas(shotsOption)) {
+    if (file.empty())
+      throw std::invalid_argument("--shots '" + shotsOption + "': an empty file name");
+    o.shots.push_back(file);
+  }
+  o.out = outOption;
+  o.frequency = frequencyOption;
+  o.h = spacingOption;
+  o.hGiven = spacingOption.getNumOccurrences() > 0;
+  if (!originOption.empty()) {
+    const std::vector<std::string> parts = splitCommas(originOption);
+    std::array<double, 3> origin{};
+    for (size_t a = 0; a < 3; ++a) {
+      char *end = nullptr;
+      origin[a] = a < parts.size() ? std::strtod(parts[a].c_str(), &end) : 0;
+      if (parts.size() != 3 || end == parts[a].c_str() || *end || !std::isfinite(origin[a]))
+        throw std::invalid_argument("--origin '" + originOption + "': expected X,Y,Z in metres");
+    }
+    o.origin = origin;
+  }
+  o.courant = courantOption;
+  if (timeOption.getNumOccurrences())
+    o.time = timeOption.getValue();
+  o.smoothing = smoothingOption.getNumOccurrences() ? smoothingOption.getValue() : 0.0;
+  if (o.smoothing < 0)
+    throw std::invalid_argument("--smoothing must not be negative");
+  o.sponge = spongeOption;
+  o.spongeY = spongeYOption.getNumOccurrences() ? spongeYOption.getValue() : o.sponge;
+  o.spongeAlpha = spongeAlphaOption;
+  o.op = operatorOption;
+  const std::vector<Storage> storages = parseStorages(storageOption);
+  if (storages.size() != 1)
+    throw std::invalid_argument("--storage " + storageOption.getValue() +
+                                ": name one strategy with --model");
+  o.storage = storages[0];
+  if (checkpointsOption < 1)
+    throw std::invalid_argument("--checkpoints must be at least 1 (got " +
+                                std::to_string(checkpointsOption) + ")");
+  o.checkpoints = checkpointsOption;
+  o.imageEvery = imageEveryOption;
+  o.snapshotDir = snapshotDirOption.empty() ? o.out + "/snapshots" : snapshotDirOption.getValue();
+  o.checkpointDir = checkpointDirOption;
+  o.image = {normaliseOption, laplacianOption};
+  o.stencilDir = stencilDirOption;
+  if (backendOption != Backend::Cpu)
+    throw std::invalid_argument("--backend cuda: --model runs on the CPU only");
+  auto variant = rt::parseVariant(variantOption.getValue());
+  if (!variant)
+    throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
+  o.run = rt::RunOptions{*variant};
+  for (const char *demoOnly : {"size", "snapshots"})
+    if (cl::getRegisteredOptions().lookup(demoOnly)->getNumOccurrences())
+      throw std::invalid_argument(std::string("--") + demoOnly +
+                                  ": the built-in demonstration's option (the model sets the "
+                                  "size; no slices are written with --model)");
+  if (o.storage == Storage::Disk)
+    checkWritable(o.snapshotDir, "--snapshot-dir");
+  if (!o.checkpointDir.empty())
+    checkWritable(o.checkpointDir, "--checkpoint-dir");
+  runSurvey(o);
+  return 0;
+}
+
 int run() {
   using Clock = std::chrono::steady_clock;
+  if (!modelOption.empty())
+    return runOnSurvey();
+  if (!originOption.empty())
+    throw std::invalid_argument("--origin " + originOption.getValue() +
+                                ": only with --model M.npy");
+  int shotCount = 0;
+  {
+    char tail = 0;
+    if (std::sscanf(shotsOption.c_str(), "%d%c", &shotCount, &tail) != 1)
+      throw std::invalid_argument("--shots '" + shotsOption.getValue() +
+                                  "': without --model, the number of shots (files need "
+                                  "--model)");
+  }
   const ModelSize n = parseSize(sizeOption);
   const std::vector<Storage> storages = parseStorages(storageOption);
-  if (shotsOption < 1)
+  if (shotCount < 1)
     throw std::invalid_argument("--shots must be at least 1");
   if (imageEveryOption < 1)
     throw std::invalid_argument("--image-every must be at least 1");
@@ -299,7 +406,7 @@ int run() {
   fmt::print("rtm: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} steps "
              "= {:.3f} s, {} shots, imaging every {} steps\n",
              wave::operatorName(operatorOption), n.nx, n.ny, n.nz, h, dt, courantOption.getValue(),
-             steps, steps * dt, shotsOption.getValue(), imageEveryOption.getValue());
+             steps, steps * dt, shotCount, imageEveryOption.getValue());
 
   std::vector<Point> receivers;
   for (int i = sponge; i < n.nx - sponge; ++i)
@@ -307,7 +414,7 @@ int run() {
   const double f0 = frequencyOption, t0 = 1.2 / f0;
   // The figures' shot: the middle one.
   ShotFigures figures;
-  figures.shot = shotsOption / 2;
+  figures.shot = shotCount / 2;
   std::vector<std::array<int, 3>> sources;
   std::vector<ImageSums> sums(storages.size());
   std::vector<StorageReport> reports(storages.size());
@@ -315,11 +422,10 @@ int run() {
     reports[s].storage = storages[s];
   double modellingSeconds = 0;
   const rt::RunOptions runOptions{*variant};
-  rt::Progress progress("rtm", totalSteps(storages, steps, shotsOption, checkpointsOption),
-                        "steps");
-  for (int shot = 0; shot < shotsOption; ++shot) {
+  rt::Progress progress("rtm", totalSteps(storages, steps, shotCount, checkpointsOption), "steps");
+  for (int shot = 0; shot < shotCount; ++shot) {
     Shot sh;
-    const int sx = sponge + (n.nx - 2 * sponge) * (2 * shot + 1) / (2 * shotsOption);
+    const int sx = sponge + (n.nx - 2 * sponge) * (2 * shot + 1) / (2 * shotCount);
     sh.source = {sx, n.ny / 2, depth};
     sources.push_back(sh.source);
     const double v = vSmooth(sx, n.ny / 2, depth);
@@ -376,7 +482,7 @@ int run() {
       }
     }
     progress.finish(); // erased, so that the line below starts clean on a terminal
-    fmt::print("rtm: shot {}/{} at x = {} migrated\n", shot + 1, shotsOption.getValue(), sx);
+    fmt::print("rtm: shot {}/{} at x = {} migrated\n", shot + 1, shotCount, sx);
     std::fflush(stdout);
   }
 
@@ -422,7 +528,7 @@ int run() {
   // Cost: a shot against two forward runs at this strategy's own forward
   // step time (the machine may be shared: each row is timed against itself).
   const double pointsPerStep = double(n.nx) * n.ny * n.nz;
-  const double forwardRate = 2.0 * steps * shotsOption / modellingSeconds;
+  const double forwardRate = 2.0 * steps * shotCount / modellingSeconds;
   fmt::print("forward modelling: {:.1f} steps/s ({:.0f} Mpoint/s)\n", forwardRate,
              forwardRate * pointsPerStep * 1e-6);
   fmt::print("{:<8} {:>8} {:>10} {:>10} {:>11} {:>11} {:>13} {:>10}\n", "storage", "s/shot",
@@ -430,10 +536,10 @@ int run() {
   for (const StorageReport &r : reports) {
     const double forwardStep = r.forwardSeconds / double(r.forwardSteps);
     fmt::print("{:<8} {:>8.2f} {:>10} {:>10} {:>11.2f} {:>11.2f} {:>12.2f}x {:>10}\n",
-               storageName(r.storage), r.seconds / shotsOption, r.forwardSteps / shotsOption,
-               r.adjointSteps / shotsOption, 1e3 * forwardStep,
+               storageName(r.storage), r.seconds / shotCount, r.forwardSteps / shotCount,
+               r.adjointSteps / shotCount, 1e3 * forwardStep,
                1e3 * r.adjointSeconds / double(r.adjointSteps),
-               r.seconds / (2.0 * steps * shotsOption * forwardStep), megabytes(r.peakBytes));
+               r.seconds / (2.0 * steps * shotCount * forwardStep), megabytes(r.peakBytes));
     if (r.storage == Storage::Disk)
       fmt::print("         disk: {} of snapshots per shot; writing {:.2f} s, of which the time "
                  "loop waited {:.2f} s ({:.0f}% hidden){}; reading back {:.2f} s\n",
@@ -447,7 +553,7 @@ int run() {
     if (r.storage == Storage::Revolve)
       fmt::print("         revolve: {} checkpoints, {} forward steps beyond the turns per shot "
                  "(Revolve's minimum t·n − β(s+1, t−1) = {})\n",
-                 checkpointsOption.getValue(), r.forwardSteps / shotsOption - steps,
+                 checkpointsOption.getValue(), r.forwardSteps / shotCount - steps,
                  rt::revolveMinimalAdvances(steps, checkpointsOption));
     if (r.storage == Storage::Revolve && !checkpointDirOption.empty())
       fmt::print("         revolve: checkpoints in {}, {} of files; writing {:.2f} s, reading "

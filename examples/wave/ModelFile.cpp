@@ -12,8 +12,7 @@
 
 namespace wave {
 
-namespace {
-bool isSegy(const std::string &path) {
+bool isSegyModelPath(const std::string &path) {
   std::string lower = path;
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
@@ -29,10 +28,9 @@ bool isSegy(const std::string &path) {
                                           "named .npy, .segy or .sgy",
                                           path));
 }
-} // namespace
 
 ModelFile inspectModelFile(const std::string &path) {
-  if (!isSegy(path))
+  if (!isSegyModelPath(path))
     return {path, volumeSize(path), std::nullopt}; // agreed by every process
   // Every process reads the headers; all must succeed and see the same model.
   seisio::Geometry g;

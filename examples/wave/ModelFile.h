@@ -24,6 +24,10 @@ struct ModelFile {
   std::optional<seisio::Geometry> geometry;
 };
 
+/// Whether `path` names a SEG-Y model (.segy, .sgy) rather than a .npy one;
+/// throws std::invalid_argument for a name that is neither.
+bool isSegyModelPath(const std::string &path);
+
 /// The size (and, for SEG-Y, the geometry) of the model in `path`; throws
 /// std::invalid_argument for a name that is neither .npy nor .segy/.sgy and
 /// std::runtime_error for a file that cannot be read as one.

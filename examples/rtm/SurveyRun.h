@@ -1,0 +1,65 @@
+//===- SurveyRun.h - Migrating the user's own survey -----------------------===//
+//
+// `rtm --model FILE --shots FILE[,FILE...] --frequency F --out DIR`
+// (docs/SEISMIC.md §Migrating your own survey): every recorded shot (Survey.h)
+// is migrated in the model as given (or smoothed, --smoothing), on a grid
+// padded by the sponge's width on every face, so the absorbing layers lie
+// outside the model and the image covers exactly the model. Sources and
+// receivers anywhere in the model's extent are spread over their cells'
+// corners (OffGrid.h); the source is a Ricker wavelet of peak frequency F,
+// delayed by 1.2 / F, injected as `wave` does (docs/SEISMIC.md §Conventions).
+// The traces are resampled to the propagation step (Survey.h resampleTrace).
+//
+// Writes into DIR, only once every shot has been migrated (each file staged
+// and renamed into place, nothing on disk on an error):
+//
+//   image.npy          the stacked image, (nz, ny, nx) float32
+//   image.segy         the same as depth traces, one per (x, y) column in the
+//                      model's geometry and trace order (SegyModel.h)
+//   illumination.npy   Σ over shots and imaging steps of the source
+//                      wavefield squared, (nz, ny, nx)
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "Imaging.h"
+#include "Migration.h"
+
+#include "Propagator.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rtm {
+
+struct SurveyOptions {
+  std::string model;
+  std::vector<std::string> shots;
+  std::string out;
+  double frequency = 15;
+  double h = 10;
+  bool hGiven = false;
+  std::optional<std::array<double, 3>> origin;
+  double courant = 0.4;
+  std::optional<double> time; ///< seconds to propagate; default: the longest recording
+  double smoothing = 0;       ///< cells
+  int sponge = 12, spongeY = 12;
+  double spongeAlpha = 0.3;
+  wave::Operator op = wave::Operator::Fd8;
+  Storage storage = Storage::Revolve;
+  int checkpoints = 12;
+  int imageEvery = 4;
+  std::string snapshotDir, checkpointDir;
+  ImageOptions image;
+  std::string stencilDir;
+  rt::RunOptions run;
+};
+
+/// Runs the migration; throws std::invalid_argument or std::runtime_error
+/// naming the offending file and value, before anything is computed where
+/// the inputs decide it, and leaves nothing in `out` then.
+void runSurvey(const SurveyOptions &options);
+
+} // namespace rtm
