@@ -1,5 +1,6 @@
 """rtm --model --shots refuses bad input before computing: a clear message
 naming the file and value, a non-zero exit, and no --out directory at all.
+Then how shots are told apart: one file holding two field records, and two files.
 Uses the files tests/rtm-survey/survey.py left in WORKDIR (model.npy, shot.segy).
 
 usage: refusals.py RTM WORKDIR
@@ -57,4 +58,28 @@ for what, args, message in cases:
     print(f"{what}: {'refused' if not problems else 'FAIL: ' + '; '.join(problems)}: "
           f"{r.stderr.strip()}")
     ok &= not problems
+
+# How shots are told apart (no migration to speak of: --time of 6 steps). The
+# same gather twice in one file, the second with field record 2 and its source
+# 20 m further along x (bytes 9 and 73), is two shots; so are two files.
+ns = int.from_bytes(data[3220:3222], "big")
+size = 240 + 4 * ns
+traces = (len(data) - 3600) // size
+second = bytearray(data[3600:])
+for t in range(traces):
+    h = t * size
+    second[h + 8:h + 12] = (2).to_bytes(4, "big", signed=True)
+    x = int.from_bytes(second[h + 72:h + 76], "big", signed=True)
+    second[h + 72:h + 76] = (x + 2000).to_bytes(4, "big", signed=True)  # centimetres
+open(f"{bad}/two.segy", "wb").write(data[:3600] + data[3600:] + bytes(second))
+for files, expected in ((f"{bad}/two.segy", "2 shots from 1 files"),
+                        ("shot.segy,shot.segy", "2 shots from 2 files")):
+    r = subprocess.run([RTM, "--frequency", "15", "--model", "model.npy", "--shots", files,
+                        "--time", "0.01", "--image-every", "1", "--out", f"{bad}/grouped"],
+                       capture_output=True, text=True)
+    second_source = "source at (300, 60, 80) m" in r.stdout
+    good = r.returncode == 0 and expected in r.stdout and \
+        (second_source if files.endswith("two.segy") else True)
+    print(f"--shots {files}: {'read as ' + expected if good else 'FAIL'}\n{r.stdout}{r.stderr}")
+    ok &= good
 sys.exit(0 if ok else 1)
