@@ -150,8 +150,11 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
   // Instructions: each request is one warp instruction; flops issue one each
   // (a fused multiply-add counts two flops and is one: the estimate is high).
   const VariantCost cost = variantCost(c, variant, /*writeAllocate=*/false);
-  p.warpInstructionsPerPoint = t.globalLoadRequests + t.globalStoreRequests + t.sharedRequests +
-                               double(cost.flopsPerPoint) / kWarp;
+  p.instructionsFromPtx = in.threadInstructions.has_value();
+  p.warpInstructionsPerPoint = in.threadInstructions
+                                   ? *in.threadInstructions / kWarp
+                                   : t.globalLoadRequests + t.globalStoreRequests +
+                                         t.sharedRequests + double(cost.flopsPerPoint) / kWarp;
 
   const double sms = g.multiprocessors, clock = g.clockGHz; // GHz: results in GPts/s
   const double loadBytes = kSectorBytes * t.globalLoadSectors;

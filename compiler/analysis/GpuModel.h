@@ -15,8 +15,9 @@
 //            sectors per point (scattered gathers touch many sectors).
 //   shared   multiprocessors x wavefronts a clock / wavefronts per point.
 //   issue    multiprocessors x warp instructions a clock / warp
-//            instructions per point (loads, stores, shared accesses and
-//            flops of one point, from the plan; ptxas does not say).
+//            instructions per point: the compiled kernels' PTX instructions
+//            when measured (a static count: library slow paths included),
+//            else loads, stores, shared accesses and flops from the plan.
 //   latency  Little's law: the points resident threads have in flight,
 //            over the round trips to memory a point waits for in turn
 //            (one for gmem and ro, whose loads are independent; per plane of
@@ -51,6 +52,7 @@ struct GpuPrediction {
   double warpInstructionsPerPoint = 0;
   int registersPerThread = 0;
   bool registersFromPtxas = false;
+  bool instructionsFromPtx = false;
   long sharedBytesPerBlock = 0;
   bool tablesInL1 = false; ///< the gathered table rows stay in L1 across blocks
   int blocksPerSm = 0;
@@ -70,6 +72,9 @@ struct GpuModelInputs {
   int tableColumns = 902;
   /// Registers per thread of the variant's kernel (sweep 0) from ptxas, if measured.
   std::optional<int> registers;
+  /// Instructions a thread issues per point, from the compiled kernels (the
+  /// PTX of every sweep), if measured: replaces the plan's estimate.
+  std::optional<double> threadInstructions;
 };
 
 /// The prediction for `variant` of `c` on `machine`, which must have GPU figures.

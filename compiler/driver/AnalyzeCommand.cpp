@@ -74,10 +74,11 @@ llvm::cl::opt<analysis::IndexFill> gpuIndex(
                      clEnumValN(analysis::IndexFill::Layered, "layered",
                                 "a layered model: one column per warp")),
     llvm::cl::init(analysis::IndexFill::Random), llvm::cl::sub(analyzeCommand));
-llvm::cl::opt<bool> gpuPtxas("ptxas",
-                             llvm::cl::desc("GPU model: registers per thread from nvcc -Xptxas -v "
-                                            "instead of the plan's estimate"),
-                             llvm::cl::sub(analyzeCommand));
+llvm::cl::opt<bool>
+    gpuPtxas("ptxas",
+             llvm::cl::desc("GPU model: registers (nvcc -Xptxas -v) and instructions (its PTX) "
+                            "of the compiled kernels instead of the plan's estimates"),
+             llvm::cl::sub(analyzeCommand));
 
 /// What a variant keeps and loads, from the plane plan.
 struct VariantShape {
@@ -223,8 +224,7 @@ int runAnalyze() {
       if (gpuModel) {
         driver::GpuModelRequest request = gpuRequest;
         std::string error;
-        if (gpuPtxas &&
-            !driver::ptxasRegisters(c, target->name, target->nd, request.registers, error)) {
+        if (gpuPtxas && !driver::measureKernels(c, target->name, target->nd, request, error)) {
           driver::reportError(error);
           return 1;
         }

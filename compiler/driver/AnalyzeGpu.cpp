@@ -23,6 +23,13 @@ std::vector<analysis::GpuPrediction> predictVariants(const CompiledStencil &c,
     analysis::GpuModelInputs in = request.inputs;
     if (auto r = request.registers.find(variant); r != request.registers.end())
       in.registers = r->second;
+    // A kernel's static count is what a thread issues per point only where the
+    // code runs once per point: gmem and ro. A march's count adds its prologue
+    // and staging to the loop body, so the plan's estimate stays for them.
+    const bool straightLine = variant == "gmem" || variant == "ro";
+    if (auto n = request.instructions.find(variant);
+        straightLine && n != request.instructions.end())
+      in.threadInstructions = double(n->second);
     rows.push_back(analysis::predictGpu(c, variant, machine, in));
   }
   return rows;
@@ -51,6 +58,7 @@ llvm::json::Object gpuModelJson(const analysis::GpuPrediction &p) {
       {"blocks_per_sm", p.blocksPerSm},
       {"registers", p.registersPerThread},
       {"registers_from", p.registersFromPtxas ? "ptxas" : "estimate"},
+      {"instructions_from", p.instructionsFromPtx ? "ptx" : "estimate"},
       {"shared_bytes_per_block", p.sharedBytesPerBlock},
       {"round_trips_per_point", p.roundTripsPerPoint},
       {"bytes_in_flight_per_sm", p.bytesInFlightPerSm},
@@ -102,8 +110,8 @@ void printGpuModel(const std::vector<analysis::GpuPrediction> &rows,
   (void)machine;
 }
 
-bool ptxasRegisters(const CompiledStencil &c, const std::string &arch, int tableColumns,
-                    std::map<std::string, int> &registers, std::string &error) {
+bool measureKernels(const CompiledStencil &c, const std::string &arch, int tableColumns,
+                    GpuModelRequest &request, std::string &error) {
   backend::ResourceUsageOptions usage;
   usage.nvcc = backend::findNvcc();
   if (usage.nvcc.empty()) {
@@ -114,6 +122,7 @@ bool ptxasRegisters(const CompiledStencil &c, const std::string &arch, int table
   usage.archs = {arch};
   usage.target = "stencilc analyze --ptxas";
   usage.tableColumns = tableColumns;
+  usage.countInstructions = true;
   llvm::SmallString<256> work;
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("stencilc-ptxas", work)) {
     error = "--ptxas: cannot create a work directory: " + ec.message();
@@ -125,9 +134,11 @@ bool ptxasRegisters(const CompiledStencil &c, const std::string &arch, int table
   llvm::sys::fs::remove_directories(usage.workDir);
   if (!ok)
     return false;
-  for (const backend::KernelResources &r : rows)
-    if (r.sweep == 0 && !registers.count(r.variant))
-      registers[r.variant] = r.registers;
+  for (const backend::KernelResources &r : rows) {
+    if (r.sweep == 0 && !request.registers.count(r.variant))
+      request.registers[r.variant] = r.registers;
+    request.instructions[r.variant] += r.ptxInstructions;
+  }
   return true;
 }
 

@@ -23,6 +23,8 @@ struct GpuModelRequest {
   analysis::GpuModelInputs inputs; ///< registers left unset: per variant below
   /// Registers per variant from ptxas (--ptxas); empty: the plan's estimate.
   std::map<std::string, int> registers;
+  /// PTX instructions per variant, every sweep's kernel together (--ptxas).
+  std::map<std::string, int> instructions;
 };
 
 /// The predictions for every CUDA variant of `c`.
@@ -39,9 +41,10 @@ void printGpuModel(const std::vector<analysis::GpuPrediction> &rows,
                    const analysis::Machine &machine, const GpuModelRequest &request,
                    llvm::raw_ostream &os);
 
-/// Registers per variant of sweep 0 of `c`, compiled by nvcc for `arch`; false
-/// with `error` set when nvcc is missing or fails.
-bool ptxasRegisters(const CompiledStencil &c, const std::string &arch, int tableColumns,
-                    std::map<std::string, int> &registers, std::string &error);
+/// Registers per variant of sweep 0 of `c` and the PTX instructions of every
+/// sweep's kernel, compiled by nvcc for `arch` (into `request`); false with
+/// `error` set when nvcc is missing or fails.
+bool measureKernels(const CompiledStencil &c, const std::string &arch, int tableColumns,
+                    GpuModelRequest &request, std::string &error);
 
 } // namespace stencilc::driver

@@ -137,4 +137,48 @@ ptxas info    : Used 4 registers
   EXPECT_EQ(rows[1].sharedBytes, 64);
 }
 
+// The PTX instruction count of `analyze --ptxas`: the instructions of each sweep kernel's
+// body (predicated ones too), not its directives, declarations, labels or other functions.
+TEST(ResourceUsage, CountsPtxInstructionsPerKernel) {
+  const std::string ptx = R"(//
+.visible .func (.param .b32 func_retval0) _Z6helperf(
+	.param .b32 _Z6helperf_param_0
+)
+{
+	mov.b32 	%r1, 0;
+	ret;
+}
+.entry _ZN16stencilc_kernels8tti_cuda11sweep0_gmemENS0_4ArgsE(
+	.param .align 8 .b8 _ZN16stencilc_kernels8tti_cuda11sweep0_gmemENS0_4ArgsE_param_0[64]
+)
+.maxntid 256, 1, 1
+{
+	.reg .pred 	%p<3>;
+	.reg .f32 	%f<8>;
+
+	ld.param.u64 	%rd1, [_ZN16stencilc_kernels8tti_cuda11sweep0_gmemENS0_4ArgsE_param_0];
+	setp.ge.s32 	%p1, %r1, %r2;
+	@%p1 bra 	$L__BB0_2;
+	fma.rn.f32 	%f3, %f1, %f2, %f1;
+$L__BB0_2:
+	ret;
+}
+.visible .entry _ZN16stencilc_kernels8tti_cuda18sweep1_traditionalILb0EEEvNS0_4ArgsE(
+	.param .align 8 .b8 p[64]
+)
+{
+	bar.sync 	0;
+	ret;
+}
+)";
+  std::vector<backend::KernelResources> rows = backend::countPtxInstructions(ptx);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].sweep, 0);
+  EXPECT_EQ(rows[0].variant, "gmem");
+  EXPECT_EQ(rows[0].ptxInstructions, 5);
+  EXPECT_EQ(rows[1].sweep, 1);
+  EXPECT_EQ(rows[1].variant, "traditional/ro-table");
+  EXPECT_EQ(rows[1].ptxInstructions, 2);
+}
+
 } // namespace

@@ -64,6 +64,49 @@ std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
   return rows;
 }
 
+std::vector<KernelResources> countPtxInstructions(const std::string &ptx) {
+  static const std::regex entry(R"(^(\.visible )?\.entry (\S+)\()");
+  static const std::regex kernelName(
+      R"(sweep(\d+)_(gmem|ro|traditional|planes|twostep)(ILb([01])E)?)");
+  static const std::regex instruction(R"(^\s+(@!?%\w+\s+)?[a-z][\w.]*[\s;])");
+  std::vector<KernelResources> rows;
+  bool inKernel = false, inBody = false;
+  llvm::SmallVector<llvm::StringRef, 64> lines;
+  llvm::StringRef(ptx).split(lines, '\n');
+  for (llvm::StringRef lineRef : lines) {
+    std::string line = lineRef.str();
+    std::smatch m;
+    if (std::regex_search(line, m, entry)) {
+      std::smatch k;
+      std::string name = m[2];
+      inKernel = std::regex_search(name, k, kernelName);
+      inBody = false;
+      if (!inKernel)
+        continue;
+      KernelResources r;
+      r.sweep = std::stoi(k[1]);
+      r.variant = k[2];
+      if ((r.variant == "planes" || r.variant == "traditional") && k[4] == "0")
+        r.variant += "/ro-table";
+      rows.push_back(r);
+      continue;
+    }
+    if (!inKernel)
+      continue;
+    if (line == "{") {
+      inBody = true;
+      continue;
+    }
+    if (line == "}") {
+      inKernel = inBody = false;
+      continue;
+    }
+    if (inBody && std::regex_search(line, instruction))
+      ++rows.back().ptxInstructions;
+  }
+  return rows;
+}
+
 std::string findNvcc() {
   if (auto onPath = llvm::sys::findProgramByName("nvcc"))
     return *onPath;
@@ -136,6 +179,8 @@ bool measureResources(const CompiledStencil &compiled, const ResourceUsageOption
                                          "-I",         options.workDir,
                                          "-gencode",   gencode,
                                          "-Xptxas",    "-v"};
+    if (options.countInstructions) // the PTX nvcc writes on the way, kept
+      argv.insert(argv.end(), {"--keep", "--keep-dir", options.workDir});
     llvm::Optional<llvm::StringRef> redirects[] = {llvm::None, llvm::StringRef(log),
                                                    llvm::StringRef(log)};
     std::string message;
@@ -154,6 +199,21 @@ bool measureResources(const CompiledStencil &compiled, const ResourceUsageOption
               ")";
       return false;
     }
+    std::vector<KernelResources> counted;
+    if (options.countInstructions) {
+      llvm::SmallString<256> ptx(options.workDir);
+      llvm::sys::path::append(ptx, name + ".ptx");
+      auto ptxText = llvm::MemoryBuffer::getFile(ptx);
+      if (!ptxText) {
+        error = "nvcc --keep left no PTX at " + std::string(ptx);
+        return false;
+      }
+      counted = countPtxInstructions((*ptxText)->getBuffer().str());
+    }
+    for (KernelResources &r : found)
+      for (const KernelResources &c : counted)
+        if (c.sweep == r.sweep && c.variant == r.variant)
+          r.ptxInstructions = c.ptxInstructions;
     for (KernelResources &r : found) {
       // With no rows left to the budget the launcher has one kernel of each
       // marching variant, the <false> instance, whatever rows it stages.

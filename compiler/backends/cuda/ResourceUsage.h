@@ -29,7 +29,14 @@ struct KernelResources {
   int spillLoads = 0;   ///< bytes
   int stackBytes = 0;   ///< bytes of local stack frame
   long sharedBytes = 0; ///< per block at the default launch: static (ptxas) plus dynamic
+  /// PTX instructions of the entry, statically (with countInstructions): every
+  /// line of its body that is an instruction, slow paths of library calls included.
+  int ptxInstructions = 0;
 };
+
+/// Static instruction counts of the sweep kernels in PTX text, as rows with
+/// sweep, variant and ptxInstructions set (names as parsePtxasOutput gives them).
+std::vector<KernelResources> countPtxInstructions(const std::string &ptx);
 
 /// The entry functions in `ptxas -v` output with their figures; `stencil`,
 /// `elemType` and `sharedBytes` are left for the caller. Kernels whose names
@@ -47,6 +54,8 @@ struct ResourceUsageOptions {
   /// The launch's shared-memory budget (above it planes reads Auto rows read-only): the
   /// device default, or the plan's --onchip-budget.
   int sharedBudget = 48 * 1024;
+  /// Keep nvcc's PTX (--keep) and count each kernel's instructions in it.
+  bool countInstructions = false;
 };
 
 /// nvcc on PATH, else in the CUDA toolkit's standard location; "" if neither.
