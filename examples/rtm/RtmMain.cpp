@@ -25,6 +25,7 @@
 #include "RunFiles.h"
 #include "SurveyRun.h"
 
+#include "Distribution.h"
 #include "Model.h"
 #include "Propagator.h"
 #include "RunGeometry.h"
@@ -36,6 +37,10 @@
 #include "llvm/Support/CommandLine.h"
 
 #include <fmt/format.h>
+
+#ifdef WAVE_WITH_MPI
+#include <mpi.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -286,6 +291,17 @@ int run() {
   if (!originOption.empty())
     throw std::invalid_argument("--origin " + originOption.getValue() +
                                 ": only with --model M.npy");
+  if (wave::ProcessGroup::distributed()) {
+    int ranks = 1;
+#ifdef WAVE_WITH_MPI
+    MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+#endif
+    if (ranks > 1)
+      throw std::invalid_argument(fmt::format(
+          "{} ranks: the built-in demonstration runs in one process (--model spreads its shots "
+          "over ranks)",
+          ranks));
+  }
   int shotCount = 0;
   {
     char tail = 0;
@@ -574,11 +590,16 @@ int run() {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Under mpiexec, --model spreads the shots over the ranks (SurveyRun.h).
+  wave::ProcessGroup processes(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "Reverse-time migration with stencilc kernels\n");
   try {
     return run();
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "rtm: error: %s\n", e.what());
+    // Every rank fails alike (the inputs are checked on each, and a shot's
+    // failure reaches all through onEveryProcess): rank 0 says why.
+    if (wave::ProcessGroup::rank() == 0)
+      std::fprintf(stderr, "rtm: error: %s\n", e.what());
     return 1;
   }
 }

@@ -4,12 +4,17 @@
 #include "OffGrid.h"
 #include "Survey.h"
 
+#include "Distribution.h"
 #include "Model.h"
 #include "SegyModel.h"
 
 #include "stencilc/io/Npy.h"
 
 #include <fmt/format.h>
+
+#ifdef WAVE_WITH_MPI
+#include <mpi.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +55,58 @@ private:
   std::string out_, stage_;
   std::vector<std::string> names_;
 };
+
+int processCount() {
+#ifdef WAVE_WITH_MPI
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+#else
+  return 1;
+#endif
+}
+
+/// On rank 0, Σ over shots of their sums in shot order: shot n's sums are
+/// the (n / ranks)-th of rank n mod ranks's `mine`; other ranks send theirs
+/// there and get empty sums back.
+ImageSums stackInShotOrder(std::vector<ImageSums> &mine, size_t shots, size_t points) {
+  const int rank = wave::ProcessGroup::rank(), ranks = processCount();
+  ImageSums total;
+  if (rank == 0) {
+    total.cross.assign(points, 0.0);
+    total.illumination.assign(points, 0.0);
+  }
+  std::vector<double> cross(points), illumination(points);
+  for (size_t n = 0; n < shots; ++n) {
+    const int owner = int(n % size_t(ranks));
+    if (owner == 0 && rank == 0) {
+      ImageSums &own = mine[n / size_t(ranks)];
+      cross.swap(own.cross);
+      illumination.swap(own.illumination);
+    }
+#ifdef WAVE_WITH_MPI
+    else if (rank == owner) {
+      ImageSums &own = mine[n / size_t(ranks)];
+      MPI_Send(own.cross.data(), int(points), MPI_DOUBLE, 0, 2 * int(n), MPI_COMM_WORLD);
+      MPI_Send(own.illumination.data(), int(points), MPI_DOUBLE, 0, 2 * int(n) + 1, MPI_COMM_WORLD);
+      own = {};
+      continue;
+    } else if (rank == 0) {
+      MPI_Recv(cross.data(), int(points), MPI_DOUBLE, owner, 2 * int(n), MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      MPI_Recv(illumination.data(), int(points), MPI_DOUBLE, owner, 2 * int(n) + 1, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+    }
+#endif
+    else
+      continue;
+    for (size_t p = 0; p < points; ++p) {
+      total.cross[p] += cross[p];
+      total.illumination[p] += illumination[p];
+    }
+  }
+  return total;
+}
 
 bool whole(double v, double unit) { return std::abs(v / unit - std::round(v / unit)) < 1e-9; }
 
@@ -126,10 +183,11 @@ void runSurvey(const SurveyOptions &o) {
                      NX, NY, NZ);
   };
 
-  fmt::print("rtm: {} ({}), {} shots from {} files; {} operator, {}x{}x{} points with the "
-             "sponge, dt = {:.6f} s (Courant {}), {} steps = {:.3f} s, {:g} Hz Ricker source\n",
-             o.model, g.describe(), recorded.size(), o.shots.size(), wave::operatorName(o.op), NX,
-             NY, NZ, dt, o.courant, steps, steps * dt, o.frequency);
+  if (wave::ProcessGroup::rank() == 0)
+    fmt::print("rtm: {} ({}), {} shots from {} files; {} operator, {}x{}x{} points with the "
+               "sponge, dt = {:.6f} s (Courant {}), {} steps = {:.3f} s, {:g} Hz Ricker source\n",
+               o.model, g.describe(), recorded.size(), o.shots.size(), wave::operatorName(o.op), NX,
+               NY, NZ, dt, o.courant, steps, steps * dt, o.frequency);
   const double ppw = vmin / o.frequency / h;
   if (ppw < 2.5 * 2) // the peak frequency's wavelength; the Ricker reaches about 2.5 f
     fmt::print("rtm: note: {:.1f} points per wavelength at {:g} Hz and {:g} m/s (the slowest "
@@ -137,8 +195,14 @@ void runSurvey(const SurveyOptions &o) {
                ppw, o.frequency, vmin);
   std::fflush(stdout);
 
+  const int rank = wave::ProcessGroup::rank(), ranks = processCount();
+  if (ranks > 1 && (o.storage == Storage::Disk || !o.checkpointDir.empty()))
+    throw std::invalid_argument(fmt::format(
+        "--storage {}{}: over {} ranks every rank would write the same files; use memory or "
+        "revolve with its checkpoints in memory",
+        storageName(o.storage), o.checkpointDir.empty() ? "" : " --checkpoint-dir", ranks));
   // Checked before the run: where the files go (created empty if need be).
-  if (!o.out.empty()) {
+  if (rank == 0 && !o.out.empty()) {
     StagedOutput probe(o.out);
     std::FILE *f = std::fopen(probe.path("probe").c_str(), "w");
     if (!f)
@@ -149,45 +213,57 @@ void runSurvey(const SurveyOptions &o) {
   auto forward = wave::Propagator::create(o.op, padded, damping, h, dt, o.stencilDir);
   auto adjoint = wave::Propagator::create(o.op, padded, damping, h, dt, o.stencilDir, {}, false,
                                           wave::Direction::Adjoint);
-  ImageSums sums;
   StorageReport report;
   report.storage = o.storage;
   const double t0 = 1.2 / o.frequency;
-  for (size_t n = 0; n < recorded.size(); ++n) {
-    const RecordedShot &r = recorded[n];
-    Shot shot;
-    // The source's δ, 1/h³ at a grid point, spread over the cell's corners;
-    // each corner's value scaled by Δt² v² there (docs/SEISMIC.md §Conventions).
-    for (wave::Injection w : spread(r.source)) {
-      const double v = padded(w.i, w.j, w.k);
-      w.value *= dt * dt * v * v / (h * h * h);
-      shot.sourceSpread.push_back(w);
-    }
-    for (int m = 0; m < steps; ++m)
-      shot.wavelet.push_back(wave::ricker(m * dt, o.frequency, t0));
-    shot.data.assign(size_t(steps), std::vector<float>(r.receivers.size()));
-    for (size_t q = 0; q < r.receivers.size(); ++q) {
-      shot.receiverSpread.push_back(spread(r.receivers[q]));
-      const std::vector<float> trace =
-          resampleTrace(&r.values[q * size_t(r.samples)], r.samples, r.dt, r.delay, dt, steps);
+  // Shot n is migrated by rank n mod ranks into sums of its own; the stack
+  // adds them in shot order (stackInShotOrder), so the image is the same bit
+  // for bit on any number of ranks.
+  std::vector<ImageSums> mine;
+  auto migrateMine = [&] {
+    for (size_t n = size_t(rank); n < recorded.size(); n += size_t(ranks)) {
+      const RecordedShot &r = recorded[n];
+      Shot shot;
+      // The source's δ, 1/h³ at a grid point, spread over the cell's corners;
+      // each corner's value scaled by Δt² v² there (docs/SEISMIC.md §Conventions).
+      for (wave::Injection w : spread(r.source)) {
+        const double v = padded(w.i, w.j, w.k);
+        w.value *= dt * dt * v * v / (h * h * h);
+        shot.sourceSpread.push_back(w);
+      }
       for (int m = 0; m < steps; ++m)
-        shot.data[size_t(m)][q] = trace[size_t(m)];
+        shot.wavelet.push_back(wave::ricker(m * dt, o.frequency, t0));
+      shot.data.assign(size_t(steps), std::vector<float>(r.receivers.size()));
+      for (size_t q = 0; q < r.receivers.size(); ++q) {
+        shot.receiverSpread.push_back(spread(r.receivers[q]));
+        const std::vector<float> trace =
+            resampleTrace(&r.values[q * size_t(r.samples)], r.samples, r.dt, r.delay, dt, steps);
+        for (int m = 0; m < steps; ++m)
+          shot.data[size_t(m)][q] = trace[size_t(m)];
+      }
+      MigrationOptions mo;
+      mo.storage = o.storage;
+      mo.steps = steps;
+      mo.imageEvery = o.imageEvery;
+      mo.checkpoints = o.checkpoints;
+      mo.snapshotDir = o.snapshotDir;
+      mo.checkpointDir = o.checkpointDir;
+      mo.run = o.run;
+      mine.emplace_back();
+      migrateShot(*forward, *adjoint, shot, mo, mine.back(), report);
+      fmt::print("rtm: shot {}/{} ({} shot {}, source at ({:g}, {:g}, {:g}) m, {} receivers) "
+                 "migrated\n",
+                 n + 1, recorded.size(), r.file, r.number, r.source.x, r.source.y, r.source.z,
+                 r.receivers.size());
+      std::fflush(stdout);
     }
-    MigrationOptions mo;
-    mo.storage = o.storage;
-    mo.steps = steps;
-    mo.imageEvery = o.imageEvery;
-    mo.checkpoints = o.checkpoints;
-    mo.snapshotDir = o.snapshotDir;
-    mo.checkpointDir = o.checkpointDir;
-    mo.run = o.run;
-    migrateShot(*forward, *adjoint, shot, mo, sums, report);
-    fmt::print("rtm: shot {}/{} ({} shot {}, source at ({:g}, {:g}, {:g}) m, {} receivers) "
-               "migrated\n",
-               n + 1, recorded.size(), r.file, r.number, r.source.x, r.source.y, r.source.z,
-               r.receivers.size());
-    std::fflush(stdout);
-  }
+  };
+  // A shot that fails on one rank stops every rank, with its message.
+  wave::onEveryProcess(migrateMine);
+  const size_t points = size_t(NX) * NY * NZ;
+  const ImageSums sums = stackInShotOrder(mine, recorded.size(), points);
+  if (rank != 0)
+    return;
 
   // The image over the padded grid (its filter sees the padding as neighbours), then the model's
   // part.
