@@ -19,6 +19,9 @@
 //   illumination.npy   Σ over shots and imaging steps of the source
 //                      wavefield squared, (nz, ny, nx)
 //
+// Under mpiexec shot n is migrated by rank n mod N and rank 0 adds the
+// shots' sums in shot order, so the image is the same bit for bit on any N.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
