@@ -7,8 +7,8 @@
 // its lanes' addresses fall in; a shared request needs as many wavefronts as
 // the most distinct 4-byte words any one of the 32 banks must serve. The
 // counters of `stencilc emulate` measure the same quantities on the
-// emulator; docs/PERFORMANCE-MODEL.md §GPU model defines both, and a test
-// holds the two within 10 % of each other.
+// emulator; both are defined in docs/PERFORMANCE-MODEL.md (§GPU model), and
+// a test holds the two within 10 % of each other.
 //
 // The grids follow rt::Grid: x fastest, every row's first interior point on
 // a 64-byte boundary. Index fields are modelled as the benchmarks fill them:

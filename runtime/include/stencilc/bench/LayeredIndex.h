@@ -11,7 +11,7 @@
 #pragma once
 
 #include "stencilc/KernelData.h"
-#include "stencilc/bench/LayeredColumn.h"
+#include "stencilc/abi/LayeredColumn.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,9 @@
 //===- LayeredColumn.h - The column a layered model gives a grid point -----===//
 //
-// One formula for the layered index fields of the benchmarks (LayeredIndex.h
-// fills them with it) and of the GPU model (compiler/analysis/GpuTraffic.cpp
-// counts the gathers it causes): the value grows with depth, the layers
+// One formula, shared by the runtime and the compiler (hence abi/), for the
+// layered index fields of the benchmarks (bench/LayeredIndex.h fills them with
+// it) and of the GPU model (compiler/analysis/GpuTraffic.cpp counts the
+// gathers it causes): the value grows with depth, the layers
 // dipping and undulating along x and y, so that a row holds runs of equal
 // columns and a plane a few values.
 //
