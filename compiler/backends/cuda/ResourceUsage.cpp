@@ -17,10 +17,28 @@
 
 namespace stencilc::backend {
 
-std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
-  static const std::regex entry(R"(Compiling entry function '([^']+)' for '(sm_\w+)')");
+namespace {
+
+/// The sweep and variant of a generated sweep kernel's (mangled) name, as the
+/// rows name them ("planes/ro-table": the instance that reads the rows the plan
+/// left to the backend through the read-only cache); false for other functions.
+bool sweepKernel(const std::string &name, KernelResources &row) {
   static const std::regex kernelName(
       R"(sweep(\d+)_(gmem|ro|traditional|planes|twostep)(ILb([01])E)?)");
+  std::smatch k;
+  if (!std::regex_search(name, k, kernelName))
+    return false;
+  row.sweep = std::stoi(k[1]);
+  row.variant = k[2];
+  if ((row.variant == "planes" || row.variant == "traditional") && k[4] == "0")
+    row.variant += "/ro-table";
+  return true;
+}
+
+} // namespace
+
+std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
+  static const std::regex entry(R"(Compiling entry function '([^']+)' for '(sm_\w+)')");
   static const std::regex frame(
       R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
   static const std::regex used(R"(Used (\d+) registers)");
@@ -33,17 +51,11 @@ std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
     std::string line = lineRef.str();
     std::smatch m;
     if (std::regex_search(line, m, entry)) {
-      std::smatch k;
-      std::string name = m[1];
-      inKernel = std::regex_search(name, k, kernelName);
+      KernelResources r;
+      inKernel = sweepKernel(m[1], r);
       if (!inKernel)
         continue;
-      KernelResources r;
       r.arch = m[2];
-      r.sweep = std::stoi(k[1]);
-      r.variant = k[2];
-      if ((r.variant == "planes" || r.variant == "traditional") && k[4] == "0")
-        r.variant += "/ro-table";
       rows.push_back(r);
       continue;
     }
@@ -66,8 +78,6 @@ std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
 
 std::vector<KernelResources> countPtxInstructions(const std::string &ptx) {
   static const std::regex entry(R"(^(\.visible )?\.entry (\S+)\()");
-  static const std::regex kernelName(
-      R"(sweep(\d+)_(gmem|ro|traditional|planes|twostep)(ILb([01])E)?)");
   static const std::regex instruction(R"(^\s+(@!?%\w+\s+)?[a-z][\w.]*[\s;])");
   std::vector<KernelResources> rows;
   bool inKernel = false, inBody = false;
@@ -77,17 +87,11 @@ std::vector<KernelResources> countPtxInstructions(const std::string &ptx) {
     std::string line = lineRef.str();
     std::smatch m;
     if (std::regex_search(line, m, entry)) {
-      std::smatch k;
-      std::string name = m[2];
-      inKernel = std::regex_search(name, k, kernelName);
+      KernelResources r;
+      inKernel = sweepKernel(m[2], r);
       inBody = false;
       if (!inKernel)
         continue;
-      KernelResources r;
-      r.sweep = std::stoi(k[1]);
-      r.variant = k[2];
-      if ((r.variant == "planes" || r.variant == "traditional") && k[4] == "0")
-        r.variant += "/ro-table";
       rows.push_back(r);
       continue;
     }
