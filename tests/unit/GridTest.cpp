@@ -328,6 +328,28 @@ TEST(NpyTest, RejectsMismatchedTypeOrShape) {
   EXPECT_THROW(readNpy<float>(file.path + ".missing", 0), std::runtime_error);
 }
 
+TEST(NpyTest, RefusesFortranOrderNamingBothOrders) {
+  // numpy.save of a Fortran-order (nx, ny, nz) array: its header says so.
+  Grid<float> f = Grid<float>::make3d(4, 3, 2, 0);
+  TempFile file("fortran.npy");
+  writeNpy(f, file.path);
+  std::string bytes = readAll(file.path);
+  const size_t at = bytes.find("'fortran_order': False");
+  ASSERT_NE(at, std::string::npos);
+  bytes.replace(at, 22, "'fortran_order': True ");
+  std::ofstream(file.path, std::ios::binary) << bytes;
+  try {
+    readNpy<float>(file.path, 0);
+    FAIL() << "a Fortran-order array was read";
+  } catch (const std::runtime_error &e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("a Fortran-order array (its first axis fastest)"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("C-order, (nz, ny, nx) with x, the last, fastest"), std::string::npos)
+        << message;
+  }
+}
+
 TEST(RawIOTest, RoundTripsTheInteriorOnly) {
   Grid<double> g = Grid<double>::make3d(5, 3, 2, 2);
   g.fillRandom(9, -1.0, 1.0);

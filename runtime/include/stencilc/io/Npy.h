@@ -227,7 +227,9 @@ template <typename T> void readNpyInto(Grid<T> &grid, const std::string &path) {
     throw std::runtime_error(path + ": dtype '" + header.descr + "', expected '" + npyDescr<T>() +
                              "'");
   if (header.fortranOrder)
-    throw std::runtime_error(path + ": Fortran order is not supported");
+    throw std::runtime_error(path + ": a Fortran-order array (its first axis fastest); arrays "
+                                    "here are C-order, (nz, ny, nx) with x, the last, fastest: "
+                                    "numpy.ascontiguousarray makes one");
   if (header.shape != npyShapeOf(grid))
     throw std::runtime_error(path + ": shape does not match the grid's interior");
   if (!detail::readInterior(grid, is))
