@@ -25,6 +25,14 @@ receivers' y:
   image.png               the image, the true model's interfaces (steps up of more
                           than 100 m/s between cells) dotted over it
 
+From an rtm run on the user's survey ("program": "rtm-survey"; rtm --model,
+examples/rtm/SurveyRun.h), x-z slices through the first source, every source
+and receiver marked (seen along y):
+
+  velocity.png            the velocity migrated in (migration_model.npy)
+  image.png               the stacked image
+  illumination.png        the source illumination, in dB below its largest value
+
 From an elastic run ("program": "elastic"; examples/elastic), the three
 displacement components U, V, W (x, y, z) side by side:
 
@@ -366,6 +374,53 @@ def draw_rtm(g, run_dir, out, percentile):
     return written
 
 
+def draw_survey_positions(g, ax):
+    """Every source and receiver of an rtm --model run (metres), seen along y."""
+    r = np.array(g.get("receiver_positions", []), dtype=float).reshape(-1, 3)
+    s = np.array(g.get("source_positions", []), dtype=float).reshape(-1, 3)
+    ax.plot(r[:, 0], r[:, 2], linestyle="none", marker=".", markersize=2, color="white",
+            label="receivers (%d)" % len(r))
+    ax.plot(s[:, 0], s[:, 2], linestyle="none", marker="*", markersize=10, color="red",
+            markeredgecolor="white", label="sources (%d)" % len(s))
+    ax.legend(loc="lower right", fontsize=8, facecolor="0.6")
+
+
+def draw_survey_slice(g, values, title, label, path, cmap, limits):
+    nx, ny, nz = g["shape"]
+    fig, ax = plt.subplots(figsize=(7, 7 * nz / nx * 0.8 + 1))
+    im = ax.imshow(values, cmap=cmap, vmin=limits[0], vmax=limits[1], extent=extent(g, 0, 2),
+                   aspect="equal", interpolation="bilinear")
+    draw_survey_positions(g, ax)
+    ax.set_xlabel("x (m)")
+    ax.set_ylabel("depth z (m)")
+    y = g["origin"][1] + g["spacing"][1] * g["slices"]["xz_y_index"]
+    ax.set_title("%s, vertical slice at y = %.0f m (sources and receivers of every y)"
+                 % (title, y), fontsize=10)
+    fig.colorbar(im, ax=ax, shrink=0.8, label=label)
+    return save(fig, path)
+
+
+def draw_rtm_survey(g, run_dir, out, percentile):
+    """rtm --model: the migration model, the image and the illumination."""
+    v = load_volume_slice(g, run_dir, "migration_model.npy")
+    image = load_volume_slice(g, run_dir, "image.npy")
+    light = load_volume_slice(g, run_dir, "illumination.npy")
+    clip = clip_of(image, percentile)
+    # Illumination in decibels below its largest value: it spans decades.
+    top = max(float(light.max()), 1e-30)
+    decibels = 10 * np.log10(np.maximum(light, top * 1e-6) / top)
+    return [
+        draw_survey_slice(g, v, "Migration velocity model", "velocity (m/s)",
+                          os.path.join(out, "velocity.png"), "viridis",
+                          (float(v.min()), float(v.max()))),
+        draw_survey_slice(g, image, "Migrated image", "image (arbitrary units), clipped at "
+                          "%g%%" % percentile, os.path.join(out, "image.png"), "gray_r",
+                          (-clip, clip)),
+        draw_survey_slice(g, decibels, "Source illumination", "dB below its largest value",
+                          os.path.join(out, "illumination.png"), "magma", (-60, 0)),
+    ]
+
+
 def draw_wave(g, run_dir, out, percentile):
     written = [plot_velocity(g, run_dir, out)]
     written += plot_snapshots(g, run_dir, out, percentile)
@@ -499,10 +554,12 @@ def main():
         return 1
     try:
         program = g.get("program", "wave")
-        if program not in ("wave", "rtm", "elastic"):
-            raise PlotError("geometry.json: program '%s': expected wave, rtm or elastic"
-                            % program)
-        draw = {"wave": draw_wave, "rtm": draw_rtm, "elastic": draw_elastic}[program]
+        draws = {"wave": draw_wave, "rtm": draw_rtm, "rtm-survey": draw_rtm_survey,
+                 "elastic": draw_elastic}
+        if program not in draws:
+            raise PlotError("geometry.json: program '%s': expected %s"
+                            % (program, ", ".join(sorted(draws))))
+        draw = draws[program]
         written = draw(g, args.run_dir, scratch, args.clip)
         for path in written:
             os.replace(path, os.path.join(out, os.path.basename(path)))

@@ -25,6 +25,17 @@ void writeRunGeometry(const std::string &path, const RunGeometry &r) {
       list += fmt::format("{}[{}, {}, {}]", list.empty() ? "" : ", ", s[0], s[1], s[2]);
     optional += fmt::format("  \"shots_index\": [{}],\n", list);
   }
+  auto positions = [&](const char *key, const std::vector<std::array<double, 3>> &points) {
+    if (points.empty())
+      return;
+    std::string list;
+    for (const auto &p : points)
+      list +=
+          fmt::format("{}[{:.17g}, {:.17g}, {:.17g}]", list.empty() ? "" : ", ", p[0], p[1], p[2]);
+    optional += fmt::format("  \"{}\": [{}],\n", key, list);
+  };
+  positions("source_positions", r.sourcePositions);
+  positions("receiver_positions", r.receiverPositions);
   const std::string text = fmt::format(
       "{{\n"
       "  \"program\": \"{}\",\n"

@@ -32,6 +32,9 @@ struct RunGeometry {
   // `{}`: a brace-initialised RunGeometry may leave these out without a warning.
   std::string volumeAxes{}; ///< "xyz": 3D arrays are (nx, ny, nz); empty: (nz, ny, nx)
   std::vector<std::array<int, 3>> shots{}; ///< every shot's source indices, when several
+  /// Off the grid (rtm --model): every shot's source and every distinct
+  /// receiver, in metres.
+  std::vector<std::array<double, 3>> sourcePositions{}, receiverPositions{};
 };
 
 /// Writes `run` as JSON to `path` (whole, or not at all); throws
