@@ -35,7 +35,7 @@ if [[ -z "$python" ]]; then
 fi
 
 echo "== rtm: 100x24x90 points (h = 10 m), 8 shots, 0.8 s, wavefield kept in memory"
-"$build/examples/rtm/rtm" --size 100x24x90 --time 0.8 --shots 8 --sponge 8 --frequency 25 \
+"$build/examples/rtm/rtm" --size 100x24x90 --time 0.8 --shots 8 --sponge 8 --frequency 24 \
   --smoothing 2 --storage memory --out "$out"
 echo "== rtm-image-check: the image's peak at each reflector, column by column (3x its background at least)"
 "$build/examples/rtm/rtm-image-check" "$out"
