@@ -32,6 +32,9 @@ packages=(
   libsegyio-dev
   # Figures from the seismic examples' .npy files (scripts/plot.py).
   python3-matplotlib
+  # segyio for Python: the tests that write and read SEG-Y files as another
+  # program would (tests/rtm-survey/heldout.py, tests/seismic/check_conventions.py).
+  python3-segyio
 )
 
 missing=()
