@@ -67,7 +67,7 @@ truth = json.load(open("truth.json"))
 shots = sorted(f for f in os.listdir(".") if f.endswith(".segy"))
 assert shots == ["shot1.segy", "shot2.segy", "shot3.segy"], shots
 run([RTM, "--model", "model.npy", "--shots", ",".join(shots), "--frequency", "15", "--out", "image",
-     "--storage", "memory", "--sponge", "8"])
+     "--storage", "memory", "--sponge", "8", "--smoothing", "2"])
 
 h = truth["h"]
 nz, ny, nx = truth["shape_zyx"]
