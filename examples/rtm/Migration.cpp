@@ -51,11 +51,20 @@ void setInterior(rt::Grid<float> &g, const std::vector<float> &v) {
         g(i, j, k) = v[n++];
 }
 
+/// A grid's whole storage, halo and padding included, and back.
+std::vector<float> storageOf(const rt::Grid<float> &g) {
+  return {g.storage(), g.storage() + g.storageElements()};
+}
+
+void setStorage(rt::Grid<float> &g, const std::vector<float> &v) {
+  std::copy(v.begin(), v.end(), g.storage());
+}
+
 /// The adjoint sources of one step: each receiver's value at its point, or
 /// spread over its points by its weights.
 std::vector<wave::Injection> at(const Shot &shot, const std::vector<float> &values) {
   std::vector<wave::Injection> out;
-  if (!shot.receiverSpread.empty()) {
+  if (shot.offGrid || !shot.receiverSpread.empty()) {
     for (size_t r = 0; r < shot.receiverSpread.size(); ++r)
       for (const wave::Injection &w : shot.receiverSpread[r])
         out.push_back({w.i, w.j, w.k, w.value * double(values[r])});
@@ -70,7 +79,7 @@ std::vector<wave::Injection> at(const Shot &shot, const std::vector<float> &valu
 /// The source's injection after forward step m (from 1).
 std::vector<wave::Injection> sourceAt(const Shot &shot, int m) {
   const double value = shot.wavelet[size_t(m - 1)];
-  if (shot.sourceSpread.empty())
+  if (!shot.offGrid && shot.sourceSpread.empty())
     return {{shot.source[0], shot.source[1], shot.source[2], value}};
   std::vector<wave::Injection> out;
   for (const wave::Injection &w : shot.sourceSpread)
@@ -93,7 +102,7 @@ public:
 
   void forwardStep(int m) {
     const auto start = Clock::now();
-    forward_.step(sourceAt(shot_, m), options_.run);
+    forward_.step(sourceAt(shot_, m), options_.run, options_.forwardStepper);
     report_.forwardSeconds += secondsSince(start);
     ++report_.forwardSteps;
     if (options_.progress)
@@ -102,7 +111,7 @@ public:
 
   void adjointStep(int m) {
     const auto start = Clock::now();
-    adjoint_.step(at(shot_, shot_.data[size_t(m - 1)]), options_.run);
+    adjoint_.step(at(shot_, shot_.data[size_t(m - 1)]), options_.run, options_.adjointStepper);
     report_.adjointSeconds += secondsSince(start);
     ++report_.adjointSteps;
     if (options_.progress)
@@ -197,7 +206,10 @@ void onDisk(ShotRun &run, const MigrationOptions &o, StorageReport &report) {
 class CheckpointSlots {
 public:
   CheckpointSlots(const MigrationOptions &o, const SnapshotShape &shape, StorageReport &report)
-      : dir_(o.checkpointDir), shape_(shape), report_(report), held_(size_t(o.checkpoints)) {
+      : dir_(o.checkpointDir), shape_(shape), report_(report), held_(size_t(o.checkpoints)),
+        halo_(o.checkpointHalo) {
+    if (halo_ && !dir_.empty())
+      throw std::logic_error("checkpoints with their halo are held in memory only");
     const size_t stateBytes = 2 * shape.points() * sizeof(float);
     if (dir_.empty())
       report.peakBytes = std::max(report.peakBytes, size_t(o.checkpoints) * stateBytes);
@@ -208,6 +220,10 @@ public:
   CheckpointSlots &operator=(const CheckpointSlots &) = delete;
 
   void take(int slot, int state, wave::Propagator &f) {
+    if (halo_) {
+      held_[size_t(slot)] = {storageOf(f.current()), storageOf(f.previous())};
+      return;
+    }
     if (dir_.empty()) {
       held_[size_t(slot)] = {interiorOf(f.current()), interiorOf(f.previous())};
       return;
@@ -222,6 +238,11 @@ public:
   }
 
   void restore(int slot, int state, wave::Propagator &f) {
+    if (halo_) {
+      setStorage(f.current(), held_[size_t(slot)].first);
+      setStorage(f.previous(), held_[size_t(slot)].second);
+      return;
+    }
     if (dir_.empty()) {
       setInterior(f.current(), held_[size_t(slot)].first);
       setInterior(f.previous(), held_[size_t(slot)].second);
@@ -246,6 +267,7 @@ private:
   std::vector<std::pair<std::vector<float>, std::vector<float>>> held_;
   ShotFiles written_; ///< removed with the slots
   std::vector<float> buffer_;
+  bool halo_;
 };
 
 void withRevolve(ShotRun &run, const MigrationOptions &o, StorageReport &report) {

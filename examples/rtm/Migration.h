@@ -46,7 +46,9 @@ using Point = std::array<int, 3>;
 /// `source`, the wavelet's value times each entry's `value` added at its
 /// point; a non-empty `receiverSpread` replaces `receivers`, receiver r
 /// recording Σ value·u at its points and its data injected back at them
-/// times the same weights (the transpose).
+/// times the same weights (the transpose). With `offGrid` the spreads replace
+/// `source` and `receivers` even where empty: over several ranks a spread
+/// holds only the points of this rank's part of the grid, maybe none.
 struct Shot {
   Point source{};
   std::vector<double> wavelet;
@@ -54,6 +56,7 @@ struct Shot {
   std::vector<std::vector<float>> data;
   std::vector<wave::Injection> sourceSpread;
   std::vector<std::vector<wave::Injection>> receiverSpread;
+  bool offGrid = false;
 };
 
 /// What one strategy cost over the shots it migrated.
@@ -85,6 +88,14 @@ struct MigrationOptions {
   std::string checkpointDir;
   rt::RunOptions run;
   rt::Progress *progress = nullptr; ///< advanced by one for each forward and adjoint step
+  /// Over several ranks (rtm --ranks-per-shot, ShotGroups.h): each propagator's
+  /// step with halo exchange, on this rank's part of the grid; empty: the
+  /// whole grid in this process.
+  wave::Stepper forwardStepper, adjointStepper;
+  /// Revolve's checkpoints in memory keep each level with its halo, restored
+  /// with it: over several ranks the halo holds the neighbours' points, which
+  /// the next step reads (the exchange follows a step; it does not precede it).
+  bool checkpointHalo = false;
 };
 
 /// Migrates `shot` with the forward and adjoint propagators of the same

@@ -102,6 +102,11 @@ cl::opt<std::string> storageOption(
 cl::opt<int> checkpointsOption("checkpoints",
                                cl::desc("revolve: checkpoint slots (forward states held)"),
                                cl::init(12));
+cl::opt<int> ranksPerShotOption(
+    "ranks-per-shot",
+    cl::desc("--model under mpiexec: ranks each shot's grid is split over (the ranks form groups "
+             "of this many, each migrating its own shots; their number must be a multiple of it)"),
+    cl::init(1));
 cl::opt<int> imageEveryOption("image-every", cl::desc("Steps between imaging-condition terms"),
                               cl::init(4));
 cl::opt<double> smoothingOption("smoothing",
@@ -260,6 +265,7 @@ int runOnSurvey() {
     throw std::invalid_argument("--checkpoints must be at least 1 (got " +
                                 std::to_string(checkpointsOption) + ")");
   o.checkpoints = checkpointsOption;
+  o.ranksPerShot = ranksPerShotOption;
   o.imageEvery = imageEveryOption;
   o.snapshotDir = snapshotDirOption.empty() ? o.out + "/snapshots" : snapshotDirOption.getValue();
   o.checkpointDir = checkpointDirOption;
@@ -291,6 +297,9 @@ int run() {
   if (!originOption.empty())
     throw std::invalid_argument("--origin " + originOption.getValue() +
                                 ": only with --model M.npy");
+  if (ranksPerShotOption.getNumOccurrences())
+    throw std::invalid_argument("--ranks-per-shot: only with --model (the built-in demonstration "
+                                "runs in one process)");
   if (wave::ProcessGroup::distributed()) {
     int ranks = 1;
 #ifdef WAVE_WITH_MPI

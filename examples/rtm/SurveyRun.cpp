@@ -2,6 +2,7 @@
 #include "SurveyRun.h"
 
 #include "OffGrid.h"
+#include "ShotGroups.h"
 #include "Survey.h"
 
 #include "Distribution.h"
@@ -66,48 +67,6 @@ int processCount() {
 #endif
 }
 
-/// On rank 0, Σ over shots of their sums in shot order: shot n's sums are
-/// the (n / ranks)-th of rank n mod ranks's `mine`; other ranks send theirs
-/// there and get empty sums back.
-ImageSums stackInShotOrder(std::vector<ImageSums> &mine, size_t shots, size_t points) {
-  const int rank = wave::ProcessGroup::rank(), ranks = processCount();
-  ImageSums total;
-  if (rank == 0) {
-    total.cross.assign(points, 0.0);
-    total.illumination.assign(points, 0.0);
-  }
-  std::vector<double> cross(points), illumination(points);
-  for (size_t n = 0; n < shots; ++n) {
-    const int owner = int(n % size_t(ranks));
-    if (owner == 0 && rank == 0) {
-      ImageSums &own = mine[n / size_t(ranks)];
-      cross.swap(own.cross);
-      illumination.swap(own.illumination);
-    }
-#ifdef WAVE_WITH_MPI
-    else if (rank == owner) {
-      ImageSums &own = mine[n / size_t(ranks)];
-      MPI_Send(own.cross.data(), int(points), MPI_DOUBLE, 0, 2 * int(n), MPI_COMM_WORLD);
-      MPI_Send(own.illumination.data(), int(points), MPI_DOUBLE, 0, 2 * int(n) + 1, MPI_COMM_WORLD);
-      own = {};
-      continue;
-    } else if (rank == 0) {
-      MPI_Recv(cross.data(), int(points), MPI_DOUBLE, owner, 2 * int(n), MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-      MPI_Recv(illumination.data(), int(points), MPI_DOUBLE, owner, 2 * int(n) + 1, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-    }
-#endif
-    else
-      continue;
-    for (size_t p = 0; p < points; ++p) {
-      total.cross[p] += cross[p];
-      total.illumination[p] += illumination[p];
-    }
-  }
-  return total;
-}
-
 bool whole(double v, double unit) { return std::abs(v / unit - std::round(v / unit)) < 1e-9; }
 
 } // namespace
@@ -124,6 +83,7 @@ void runSurvey(const SurveyOptions &o) {
         fmt::format("--sponge {} and --sponge-y {}: must not be negative", o.sponge, o.spongeY));
   if (o.imageEvery < 1)
     throw std::invalid_argument("--image-every must be at least 1");
+  checkRanksPerShot(o.ranksPerShot);
 
   // The inputs, all read and checked before anything is computed or written.
   const SurveyModel model = readSurveyModel(o.model, o.h, o.hGiven, o.origin);
@@ -201,6 +161,11 @@ void runSurvey(const SurveyOptions &o) {
         "--storage {}{}: over {} ranks every rank would write the same files; use memory or "
         "revolve with its checkpoints in memory",
         storageName(o.storage), o.checkpointDir.empty() ? "" : " --checkpoint-dir", ranks));
+  // Which rank migrates which shot, and over how many ranks (ShotGroups.h);
+  // refuses a split of the grid into boxes thinner than the stencil's reach.
+  const ShotGroups groups(o.ranksPerShot, NX, NY, NZ, o.op);
+  if (rank == 0 && ranks > 1)
+    fmt::print("rtm: {}\n", groups.describe());
   // Checked before the run: where the files go (created empty if need be).
   if (rank == 0 && !o.out.empty()) {
     StagedOutput probe(o.out);
@@ -210,18 +175,19 @@ void runSurvey(const SurveyOptions &o) {
     std::fclose(f);
   }
 
-  auto forward = wave::Propagator::create(o.op, padded, damping, h, dt, o.stencilDir);
-  auto adjoint = wave::Propagator::create(o.op, padded, damping, h, dt, o.stencilDir, {}, false,
-                                          wave::Direction::Adjoint);
+  auto forward =
+      groups.propagator(o.op, wave::Direction::Forward, padded, damping, h, dt, o.stencilDir);
+  auto adjoint =
+      groups.propagator(o.op, wave::Direction::Adjoint, padded, damping, h, dt, o.stencilDir);
   StorageReport report;
   report.storage = o.storage;
   const double t0 = 1.2 / o.frequency;
-  // Shot n is migrated by rank n mod ranks into sums of its own; the stack
-  // adds them in shot order (stackInShotOrder), so the image is the same bit
-  // for bit on any number of ranks.
+  // Shot n is migrated by group n mod G into sums of its own; the stack
+  // adds them in shot order (ShotGroups::stack), so the image is the same bit
+  // for bit on any number of ranks and any grouping.
   std::vector<ImageSums> mine;
   auto migrateMine = [&] {
-    for (size_t n = size_t(rank); n < recorded.size(); n += size_t(ranks)) {
+    for (size_t n = size_t(groups.group()); n < recorded.size(); n += size_t(groups.groups())) {
       const RecordedShot &r = recorded[n];
       Shot shot;
       // The source's δ, 1/h³ at a grid point, spread over the cell's corners;
@@ -231,11 +197,14 @@ void runSurvey(const SurveyOptions &o) {
         w.value *= dt * dt * v * v / (h * h * h);
         shot.sourceSpread.push_back(w);
       }
+      // The points of this rank's part of the grid (all of them on one rank).
+      shot.sourceSpread = groups.here(shot.sourceSpread);
+      shot.offGrid = true;
       for (int m = 0; m < steps; ++m)
         shot.wavelet.push_back(wave::ricker(m * dt, o.frequency, t0));
       shot.data.assign(size_t(steps), std::vector<float>(r.receivers.size()));
       for (size_t q = 0; q < r.receivers.size(); ++q) {
-        shot.receiverSpread.push_back(spread(r.receivers[q]));
+        shot.receiverSpread.push_back(groups.here(spread(r.receivers[q])));
         const std::vector<float> trace =
             resampleTrace(&r.values[q * size_t(r.samples)], r.samples, r.dt, r.delay, dt, steps);
         for (int m = 0; m < steps; ++m)
@@ -249,19 +218,24 @@ void runSurvey(const SurveyOptions &o) {
       mo.snapshotDir = o.snapshotDir;
       mo.checkpointDir = o.checkpointDir;
       mo.run = o.run;
-      mine.emplace_back();
-      migrateShot(*forward, *adjoint, shot, mo, mine.back(), report);
-      fmt::print("rtm: shot {}/{} ({} shot {}, source at ({:g}, {:g}, {:g}) m, {} receivers) "
-                 "migrated\n",
-                 n + 1, recorded.size(), r.file, r.number, r.source.x, r.source.y, r.source.z,
-                 r.receivers.size());
+      mo.forwardStepper = groups.stepper(wave::Direction::Forward);
+      mo.adjointStepper = groups.stepper(wave::Direction::Adjoint);
+      mo.checkpointHalo = groups.split();
+      ImageSums part;
+      migrateShot(*forward, *adjoint, shot, mo, part, report);
+      mine.push_back(groups.gather(std::move(part)));
+      if (groups.leader())
+        fmt::print("rtm: shot {}/{} ({} shot {}, source at ({:g}, {:g}, {:g}) m, {} receivers) "
+                   "migrated\n",
+                   n + 1, recorded.size(), r.file, r.number, r.source.x, r.source.y, r.source.z,
+                   r.receivers.size());
       std::fflush(stdout);
     }
   };
   // A shot that fails on one rank stops every rank, with its message.
   wave::onEveryProcess(migrateMine);
   const size_t points = size_t(NX) * NY * NZ;
-  const ImageSums sums = stackInShotOrder(mine, recorded.size(), points);
+  const ImageSums sums = groups.stack(mine, recorded.size(), points);
   if (rank != 0)
     return;
 

@@ -19,8 +19,11 @@
 //   illumination.npy   Σ over shots and imaging steps of the source
 //                      wavefield squared, (nz, ny, nx)
 //
-// Under mpiexec shot n is migrated by rank n mod N and rank 0 adds the
-// shots' sums in shot order, so the image is the same bit for bit on any N.
+// Under mpiexec the N ranks form N / R groups of --ranks-per-shot R (default
+// 1) consecutive ranks; group g migrates shots g, g + N / R, ..., each shot's
+// grid split over the group's R ranks with halo exchange, and rank 0 adds the
+// shots' sums in shot order, so the image is the same bit for bit for any N
+// and R (ShotGroups.h says how every sum's order is fixed).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -58,6 +61,7 @@ struct SurveyOptions {
   ImageOptions image;
   std::string stencilDir;
   rt::RunOptions run;
+  int ranksPerShot = 1; ///< ranks each shot's grid is split over (ShotGroups.h)
 };
 
 /// Runs the migration; throws std::invalid_argument or std::runtime_error

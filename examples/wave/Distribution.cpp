@@ -3,6 +3,7 @@
 
 #include "stencilc/io/Npy.h"
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -23,11 +24,49 @@ namespace wave {
 
 namespace mpi = stencilc::rt::mpi;
 
+struct Communicator::Handle {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  ~Handle() {
+    if (comm != MPI_COMM_WORLD)
+      MPI_Comm_free(&comm);
+  }
+};
+
+Communicator::Communicator() : handle_(std::make_shared<Handle>()) {}
+
+Communicator Communicator::groupsOf(int size) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (size < 1 || ranks % size != 0)
+    throw std::invalid_argument("groups of " + std::to_string(size) + " processes: " +
+                                std::to_string(ranks) + " processes are not a multiple of it");
+  auto handle = std::make_shared<Handle>();
+  MPI_Comm_split(MPI_COMM_WORLD, rank / size, rank, &handle->comm);
+  Communicator group;
+  group.handle_ = std::move(handle);
+  return group;
+}
+
+int Communicator::rank() const {
+  int rank = 0;
+  MPI_Comm_rank(handle_->comm, &rank);
+  return rank;
+}
+
+int Communicator::size() const {
+  int size = 1;
+  MPI_Comm_size(handle_->comm, &size);
+  return size;
+}
+
 struct Distribution::Impl {
   Impl(int nx, int ny, int nz, const mpi::RankGrid &grid, const rt::KernelInfo &kernel,
-       bool overlap, int stepsPerExchange)
-      : domainSplit(MPI_COMM_WORLD, 3, {nx, ny, nz}, mpi::haloOf(kernel), grid, stepsPerExchange),
+       bool overlap, int stepsPerExchange, const Communicator &processes)
+      : processes(processes), domainSplit(processes.handle_->comm, 3, {nx, ny, nz},
+                                          mpi::haloOf(kernel), grid, stepsPerExchange),
         kernel(kernel), overlap(overlap) {}
+  Communicator processes; ///< held while the split's communicator, made from it, lives
   mpi::DomainSplit domainSplit;
   const rt::KernelInfo &kernel;
   std::optional<mpi::DistributedKernel> step; ///< one step per exchange
@@ -48,10 +87,11 @@ mpi::RankGrid parseRanks(const std::string &text) {
 } // namespace
 
 Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
-                           const rt::KernelInfo &kernel, bool overlap, int stepsPerExchange) {
+                           const rt::KernelInfo &kernel, bool overlap, int stepsPerExchange,
+                           const Communicator &processes) {
   try {
-    impl_ =
-        std::make_unique<Impl>(nx, ny, nz, parseRanks(ranks), kernel, overlap, stepsPerExchange);
+    impl_ = std::make_unique<Impl>(nx, ny, nz, parseRanks(ranks), kernel, overlap, stepsPerExchange,
+                                   processes);
   } catch (const mpi::DomainSplitError &e) {
     throw std::invalid_argument(e.what());
   }
@@ -61,6 +101,9 @@ Distribution::~Distribution() = default;
 int Distribution::rank() const { return impl_->domainSplit.rank(); }
 int Distribution::ranks() const { return impl_->domainSplit.size(); }
 std::string Distribution::describe() const { return impl_->domainSplit.describe(); }
+std::string Distribution::rankGrid() const {
+  return mpi::rankGridText(impl_->domainSplit.ranks(), 3);
+}
 rt::Box Distribution::owned() const { return impl_->domainSplit.owned(); }
 rt::GridShape Distribution::localShape(int halo) const {
   const rt::Extent e = impl_->domainSplit.local();
@@ -133,6 +176,43 @@ rt::Image2D Distribution::gather(const rt::Image2D &part, int x0, int y0, int wi
   return mpi::gatherImage(impl_->domainSplit.comm(), {x0, y0, part}, width, height);
 }
 
+std::vector<double> Distribution::gatherVolume(const std::vector<double> &part) const {
+  MPI_Comm comm = impl_->domainSplit.comm();
+  const rt::Box o = owned();
+  const int box[6] = {o.x0, o.y0, o.z0, o.x1, o.y1, o.z1};
+  if (part.size() != size_t(o.x1 - o.x0) * size_t(o.y1 - o.y0) * size_t(o.z1 - o.z0))
+    throw std::logic_error("Distribution::gatherVolume: the part is not the owned box's size");
+  if (!root()) {
+    MPI_Send(box, 6, MPI_INT, 0, 0, comm);
+    MPI_Send(part.data(), int(part.size()), MPI_DOUBLE, 0, 1, comm);
+    return {};
+  }
+  const rt::Extent n = impl_->domainSplit.global();
+  std::vector<double> whole(size_t(n.nx) * size_t(n.ny) * size_t(n.nz), 0.0);
+  std::vector<double> received;
+  for (int r = 0; r < ranks(); ++r) {
+    int b[6];
+    const double *values = part.data();
+    if (r == 0) {
+      std::copy(box, box + 6, b);
+    } else {
+      MPI_Recv(b, 6, MPI_INT, r, 0, comm, MPI_STATUS_IGNORE);
+      received.resize(size_t(b[3] - b[0]) * size_t(b[4] - b[1]) * size_t(b[5] - b[2]));
+      MPI_Recv(received.data(), int(received.size()), MPI_DOUBLE, r, 1, comm, MPI_STATUS_IGNORE);
+      values = received.data();
+    }
+    // The box's rows, x fastest, into their places in the whole volume.
+    const size_t width = size_t(b[3] - b[0]);
+    for (int k = b[2]; k < b[5]; ++k)
+      for (int j = b[1]; j < b[4]; ++j, values += width)
+        std::copy(values, values + width,
+                  whole.begin() +
+                      std::ptrdiff_t((size_t(k) * size_t(n.ny) + size_t(j)) * size_t(n.nx) +
+                                     size_t(b[0])));
+  }
+  return whole;
+}
+
 void Distribution::read(const std::string &path, rt::Grid<float> &local) const {
   mpi::readNpyParallel(impl_->domainSplit, local, path);
 }
@@ -194,13 +274,24 @@ void ProcessGroup::abort(int status) {
 
 #else // One process: the whole grid.
 
+struct Communicator::Handle {};
+Communicator::Communicator() = default;
+Communicator Communicator::groupsOf(int size) {
+  if (size != 1)
+    throw std::invalid_argument("groups of " + std::to_string(size) +
+                                " processes: this build has no MPI, so runs in one process");
+  return {};
+}
+int Communicator::rank() const { return 0; }
+int Communicator::size() const { return 1; }
+
 struct Distribution::Impl {
   int nx, ny, nz;
   const rt::KernelInfo &kernel;
 };
 
 Distribution::Distribution(int nx, int ny, int nz, const std::string &ranks,
-                           const rt::KernelInfo &kernel, bool, int)
+                           const rt::KernelInfo &kernel, bool, int, const Communicator &)
     : impl_(std::make_unique<Impl>(Impl{nx, ny, nz, kernel})) {
   if (!ranks.empty() && ranks != "1x1x1")
     throw std::invalid_argument("--ranks " + ranks +
@@ -212,6 +303,7 @@ int Distribution::ranks() const { return 1; }
 int Distribution::processesHere() const { return 1; }
 void Distribution::prepareExchange() {}
 std::string Distribution::describe() const { return "1 process"; }
+std::string Distribution::rankGrid() const { return "1x1x1"; }
 rt::Box Distribution::owned() const { return {0, 0, 0, impl_->nx, impl_->ny, impl_->nz}; }
 rt::GridShape Distribution::localShape(int halo) const {
   return {3, impl_->nx, impl_->ny, impl_->nz, halo};
@@ -230,6 +322,9 @@ void Distribution::synchronize() const {}
 double Distribution::max(double mine) const { return mine; }
 std::set<float> Distribution::unite(const std::set<float> &mine) const { return mine; }
 rt::Image2D Distribution::gather(const rt::Image2D &part, int, int, int, int) const { return part; }
+std::vector<double> Distribution::gatherVolume(const std::vector<double> &part) const {
+  return part;
+}
 
 void Distribution::read(const std::string &path, rt::Grid<float> &local) const {
   rt::readNpyInto(local, path);

@@ -24,15 +24,36 @@ namespace wave {
 
 namespace rt = stencilc::rt;
 
+/// The processes a Distribution spans: every process of the run by default
+/// (under MPI, MPI_COMM_WORLD), or one of the groups groupsOf makes.
+class Communicator {
+public:
+  Communicator(); ///< every process of the run
+  /// Collective over every process: the processes in consecutive groups of
+  /// `size` (process r in group r / size, as its rank r mod size); returns
+  /// this process's group. The number of processes must be a multiple of
+  /// `size` (std::invalid_argument otherwise).
+  static Communicator groupsOf(int size);
+  int rank() const;
+  int size() const;
+
+private:
+  friend class Distribution;
+  struct Handle;
+  std::shared_ptr<const Handle> handle_;
+};
+
 class Distribution {
 public:
   /// Splits nx x ny x nz for `kernel` (its reach sets the halo): `ranks` is
   /// the rank grid ("2x1x2") or empty to let MPI choose; `stepsPerExchange`
   /// T > 1 makes the halo T reaches deep, exchanged once per T steps
-  /// (runSteps). Collective; throws std::invalid_argument, the same on every
-  /// rank, for a split that cannot work.
+  /// (runSteps). Collective over `processes`, which the grid is split over;
+  /// throws std::invalid_argument, the same on every rank, for a split that
+  /// cannot work.
   Distribution(int nx, int ny, int nz, const std::string &ranks, const rt::KernelInfo &kernel,
-               bool overlap, int stepsPerExchange = 1);
+               bool overlap, int stepsPerExchange = 1,
+               const Communicator &processes = Communicator());
   ~Distribution();
 
   int rank() const;
@@ -42,6 +63,9 @@ public:
   /// which share its memory.
   int processesHere() const;
   std::string describe() const;
+  /// The rank grid chosen ("2x1x2"): another Distribution given it splits the
+  /// same grid into the same boxes.
+  std::string rankGrid() const;
   /// The interior points this process owns, in global coordinates.
   rt::Box owned() const;
   rt::GridShape localShape(int halo) const;
@@ -73,6 +97,10 @@ public:
   std::set<float> unite(const std::set<float> &mine) const;
   /// On the root, the picture the parts tile; elsewhere an empty image.
   rt::Image2D gather(const rt::Image2D &part, int x0, int y0, int width, int height) const;
+  /// On the root, the nx x ny x nz volume (x fastest) the parts tile, each
+  /// process's `part` being its owned() box (x fastest); elsewhere empty. The
+  /// values are copied, not combined, so they arrive bit for bit.
+  std::vector<double> gatherVolume(const std::vector<double> &part) const;
 
   // Volumes in .npy files (float32, shape (nz, ny, nx)): each process reads
   // or writes its own box, with MPI-IO under MPI.
