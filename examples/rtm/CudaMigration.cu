@@ -54,28 +54,71 @@ std::string snapshotPath(const std::string &dir, int m) {
 
 rt::Extent extentOf(const cu::DeviceGrid<float> &g) { return {g.nx(), g.ny(), g.nz()}; }
 
+/// The stations a shot injects its wavelet at: its source's spread, or its
+/// grid point (Migration.h's Shot: the spreads replace the points when given
+/// or when the shot is off the grid).
+std::vector<std::vector<device::WeightedPoint>> sourceStations(const Shot &shot) {
+  if (!shot.offGrid && shot.sourceSpread.empty())
+    return {{{shot.source, 1.0}}};
+  std::vector<device::WeightedPoint> spread;
+  for (const wave::Injection &w : shot.sourceSpread)
+    spread.push_back({{w.i, w.j, w.k}, w.value});
+  return {spread};
+}
+
+/// The receivers as stations: each one's spread, or its grid point.
+std::vector<std::vector<device::WeightedPoint>> receiverStations(const Shot &shot) {
+  std::vector<std::vector<device::WeightedPoint>> stations;
+  if (!shot.offGrid && shot.receiverSpread.empty()) {
+    for (const Point &r : shot.receivers)
+      stations.push_back({{r, 1.0}});
+    return stations;
+  }
+  for (const auto &spread : shot.receiverSpread) {
+    stations.emplace_back();
+    for (const wave::Injection &w : spread)
+      stations.back().push_back({{w.i, w.j, w.k}, w.value});
+  }
+  return stations;
+}
+
+/// The wavelet's first `steps` values, as the CPU path injects them (double).
+std::vector<double> waveletOf(const Shot &shot, int steps) {
+  if (shot.wavelet.size() < size_t(steps))
+    throw std::invalid_argument("a shot's wavelet has " + std::to_string(shot.wavelet.size()) +
+                                " values for " + std::to_string(steps) + " steps");
+  return {shot.wavelet.begin(), shot.wavelet.begin() + steps};
+}
+
 } // namespace
 
 struct CudaMigration::State {
-  State(const rt::Grid<float> &vTrue, const rt::Grid<float> &vSmooth,
-        const rt::Grid<float> &damping, double h, double dt, CudaVariant variant)
-      : inTrue(vTrue, damping, h, dt, CudaDirection::Forward, variant, compute),
-        inSmooth(vSmooth, damping, h, dt, CudaDirection::Forward, variant, compute),
-        adjoint(vSmooth, damping, h, dt, CudaDirection::Adjoint, variant, compute),
-        shape(vSmooth.shape()) {}
+  State(const rt::Grid<float> *vTrue, const rt::Grid<float> &vMigration,
+        const rt::Grid<float> &damping, const CudaSetup &setup)
+      : migration(setup.op, vMigration, damping, setup.h, setup.dt, setup.stencilDir),
+        inMigration(migration, CudaDirection::Forward, setup.variant, compute),
+        adjoint(migration, CudaDirection::Adjoint, setup.variant, compute) {
+    if (vTrue) {
+      trueModel = std::make_unique<CudaModel>(setup.op, *vTrue, damping, setup.h, setup.dt,
+                                              setup.stencilDir);
+      inTrue = std::make_unique<CudaPropagator>(*trueModel, CudaDirection::Forward, setup.variant,
+                                                compute);
+    }
+  }
 
   cu::Stream compute; ///< every step, injection and imaging; snapshots copy on their own
-  CudaPropagator inTrue, inSmooth, adjoint;
-  rt::GridShape shape;
+  CudaModel migration;
+  CudaPropagator inMigration, adjoint;
+  std::unique_ptr<CudaModel> trueModel; ///< the built-in demonstration's
+  std::unique_ptr<CudaPropagator> inTrue;
 };
 
-CudaMigration::CudaMigration(const rt::Grid<float> &trueVelocity,
+CudaMigration::CudaMigration(const rt::Grid<float> *trueVelocity,
                              const rt::Grid<float> &migrationVelocity,
-                             const rt::Grid<float> &damping, double h, double dt,
-                             CudaVariant variant) {
-  if (!(trueVelocity.shape() == migrationVelocity.shape()))
+                             const rt::Grid<float> &damping, const CudaSetup &setup) {
+  if (trueVelocity && !(trueVelocity->shape() == migrationVelocity.shape()))
     throw std::invalid_argument("the true and the migration model differ in shape");
-  state_ = std::make_unique<State>(trueVelocity, migrationVelocity, damping, h, dt, variant);
+  state_ = std::make_unique<State>(trueVelocity, migrationVelocity, damping, setup);
 }
 
 CudaMigration::~CudaMigration() = default;
@@ -96,21 +139,31 @@ std::string CudaMigration::deviceName() {
   return properties.name;
 }
 
+int CudaMigration::useDeviceOfRank(int rank) {
+  int count = 0;
+  STENCILC_CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (count < 1)
+    throw std::runtime_error("no CUDA device");
+  const int device = rank % count;
+  STENCILC_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
 std::vector<std::vector<float>> CudaMigration::modelShot(Model model, const Shot &shot, int steps) {
-  CudaPropagator &f = model == Model::True ? state_->inTrue : state_->inSmooth;
-  const device::DevicePoints source({shot.source}, state_->shape),
-      receivers(shot.receivers, state_->shape);
-  std::vector<float> wavelet;
-  for (int n = 0; n < steps; ++n)
-    wavelet.push_back(float(shot.wavelet.at(size_t(n))));
-  const cu::DeviceBuffer<float> waveletOnDevice = onDevice(wavelet);
-  const size_t count = shot.receivers.size();
+  if (model == Model::True && !state_->inTrue)
+    throw std::logic_error("CudaMigration::modelShot: no true model on the device");
+  CudaPropagator &f = model == Model::True ? *state_->inTrue : state_->inMigration;
+  const rt::GridShape &shape = state_->migration.shape();
+  const device::DeviceStations source(sourceStations(shot), shape),
+      receivers(receiverStations(shot), shape);
+  const cu::DeviceBuffer<double> wavelet = onDevice(waveletOf(shot, steps));
+  const size_t count = size_t(receivers.size());
   cu::DeviceBuffer<float> recorded(size_t(steps) * count);
   f.reset();
   for (int n = 0; n < steps; ++n) {
-    f.step(source, waveletOnDevice.data() + n);
-    device::gatherAt(rt::readOnlyView(f.current().view()), receivers.offsets(),
-                     recorded.data() + size_t(n) * count, receivers.size(), f.stream());
+    f.step(source, wavelet.data() + n);
+    receivers.record(rt::readOnlyView(f.current().view()), recorded.data() + size_t(n) * count,
+                     f.stream());
   }
   std::vector<float> flat(size_t(steps) * count);
   if (!flat.empty())
@@ -131,20 +184,20 @@ namespace {
 /// waited for, so that its time is its own.
 class DeviceShotRun {
 public:
-  DeviceShotRun(CudaPropagator &forward, CudaPropagator &adjoint, const Shot &shot,
-                const MigrationOptions &options, cudaStream_t stream, StorageReport &report)
+  DeviceShotRun(CudaPropagator &forward, CudaPropagator &adjoint, const rt::GridShape &shape,
+                const Shot &shot, const MigrationOptions &options, cudaStream_t stream,
+                StorageReport &report)
       : forward_(forward), adjoint_(adjoint), options_(options), stream_(stream), report_(report),
-        shape_(forward.current().shape()), source_({shot.source}, shape_),
-        receivers_(shot.receivers, shape_) {
-    std::vector<float> wavelet, data;
+        shape_(shape), source_(sourceStations(shot), shape_),
+        receivers_(receiverStations(shot), shape_) {
+    std::vector<float> data;
     for (int m = 0; m < options.steps; ++m) {
-      wavelet.push_back(float(shot.wavelet.at(size_t(m))));
       const std::vector<float> &row = shot.data.at(size_t(m));
-      if (row.size() != shot.receivers.size())
+      if (row.size() != size_t(receivers_.size()))
         throw std::invalid_argument("a shot's data row does not match its receivers");
       data.insert(data.end(), row.begin(), row.end());
     }
-    wavelet_ = onDevice(wavelet);
+    wavelet_ = onDevice(waveletOf(shot, options.steps));
     data_ = onDevice(data);
     const size_t points = size_t(shape_.nx) * size_t(shape_.ny) * size_t(shape_.nz);
     cross_ = cu::DeviceBuffer<double>(points);
@@ -198,8 +251,9 @@ private:
   cudaStream_t stream_;
   StorageReport &report_;
   rt::GridShape shape_;
-  device::DevicePoints source_, receivers_;
-  cu::DeviceBuffer<float> wavelet_, data_; ///< data_: step-major, a row of receivers each
+  device::DeviceStations source_, receivers_;
+  cu::DeviceBuffer<double> wavelet_;
+  cu::DeviceBuffer<float> data_; ///< step-major, a row of receivers each
   cu::DeviceBuffer<double> cross_, illumination_;
 };
 
@@ -308,13 +362,14 @@ void withRevolve(DeviceShotRun &run, const MigrationOptions &o, StorageReport &r
 void CudaMigration::migrateShot(const Shot &shot, const MigrationOptions &options, ImageSums &sums,
                                 StorageReport &report) {
   const auto start = Clock::now();
-  const rt::GridShape &shape = state_->shape;
+  const rt::GridShape &shape = state_->migration.shape();
   const size_t points = size_t(shape.nx) * size_t(shape.ny) * size_t(shape.nz);
   if (sums.cross.empty()) {
     sums.cross.assign(points, 0.0);
     sums.illumination.assign(points, 0.0);
   }
-  DeviceShotRun run(state_->inSmooth, state_->adjoint, shot, options, state_->compute, report);
+  DeviceShotRun run(state_->inMigration, state_->adjoint, shape, shot, options, state_->compute,
+                    report);
   run.upload(sums);
   switch (options.storage) {
   case Storage::Memory: inMemory(run, options, report); break;

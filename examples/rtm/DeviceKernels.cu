@@ -1,9 +1,10 @@
 //===- DeviceKernels.cu - The imaging example's small kernels on the device =//
 #include "DeviceKernels.h"
 
-#include <set>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace rtm::device {
 
@@ -13,18 +14,32 @@ constexpr int kThreads = 256;
 
 unsigned blocksFor(long long count) { return unsigned((count + kThreads - 1) / kThreads); }
 
+/// Thread r: station r's Σ weight·u over its points, in their order.
 __global__ void __launch_bounds__(kThreads)
-    addAtKernel(float *origin, const std::ptrdiff_t *offsets, const float *values, int count) {
+    recordKernel(const float *origin, const int *stationBegin, const std::ptrdiff_t *offset,
+                 const double *weight, float *out, int stations) {
   const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (r < count)
-    origin[offsets[r]] += values[r];
+  if (r >= stations)
+    return;
+  double sum = 0;
+  for (int e = stationBegin[r]; e < stationBegin[r + 1]; ++e)
+    sum += weight[e] * double(origin[offset[e]]);
+  out[r] = float(sum);
 }
 
+/// Thread p: every station's term at distinct point p, in station order.
+template <typename Value>
 __global__ void __launch_bounds__(kThreads)
-    gatherAtKernel(const float *origin, const std::ptrdiff_t *offsets, float *out, int count) {
-  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (r < count)
-    out[r] = origin[offsets[r]];
+    injectKernel(float *origin, const std::ptrdiff_t *pointOffset, const int *pointBegin,
+                 const int *termStation, const double *termWeight, const Value *values,
+                 int points) {
+  const int p = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (p >= points)
+    return;
+  float u = origin[pointOffset[p]];
+  for (int t = pointBegin[p]; t < pointBegin[p + 1]; ++t)
+    u += float(termWeight[t] * double(values[termStation[t]]));
+  origin[pointOffset[p]] = u;
 }
 
 /// One thread per point of a row; blockIdx.y and z walk the rows and planes.
@@ -60,45 +75,101 @@ std::string pointText(const std::array<int, 3> &p) {
          ")";
 }
 
+template <typename T> stencilc::cuda::DeviceBuffer<T> onDevice(const std::vector<T> &values) {
+  stencilc::cuda::DeviceBuffer<T> buffer(values.size());
+  if (!values.empty())
+    buffer.copyFromHost(values.data(), values.size());
+  return buffer;
+}
+
+template <typename Value>
+void injectTerms(rt::FieldView<float> field, const std::ptrdiff_t *pointOffset,
+                 const int *pointBegin, const int *termStation, const double *termWeight,
+                 const Value *values, int points, cudaStream_t stream) {
+  if (points <= 0)
+    return;
+  STENCILC_LAUNCH(injectKernel<Value>, dim3(blocksFor(points)), dim3(kThreads), 0, stream)
+  (field.origin, pointOffset, pointBegin, termStation, termWeight, values, points);
+  checkLaunch();
+}
+
 } // namespace
 
-DevicePoints::DevicePoints(const std::vector<std::array<int, 3>> &points,
-                           const rt::GridShape &shape) {
+DeviceStations::DeviceStations(const std::vector<std::vector<WeightedPoint>> &stations,
+                               const rt::GridShape &shape)
+    : stations_(int(stations.size())) {
   const rt::GridLayout layout = rt::GridLayout::of<float>(shape);
-  std::vector<std::ptrdiff_t> offsets;
-  std::set<std::ptrdiff_t> seen;
-  for (const auto &p : points) {
-    if (p[0] < 0 || p[0] >= shape.nx || p[1] < 0 || p[1] >= shape.ny || p[2] < 0 ||
-        p[2] >= shape.nz)
-      throw std::invalid_argument("the point " + pointText(p) +
-                                  " lies outside the grid's interior");
-    const std::ptrdiff_t offset = p[0] + p[1] * layout.line + p[2] * layout.plane;
-    if (!seen.insert(offset).second)
-      throw std::invalid_argument("the point " + pointText(p) +
-                                  " is given twice: device injection needs distinct points");
-    offsets.push_back(offset);
+  std::vector<int> stationBegin{0};
+  std::vector<std::ptrdiff_t> entryOffset;
+  std::vector<double> entryWeight;
+  // Per distinct point, in order of first appearance: its terms (station, weight).
+  std::map<std::ptrdiff_t, size_t> pointIndex;
+  std::vector<std::ptrdiff_t> pointOffset;
+  std::vector<std::vector<std::pair<int, double>>> terms;
+  for (size_t r = 0; r < stations.size(); ++r) {
+    for (const WeightedPoint &w : stations[r]) {
+      const std::array<int, 3> &p = w.point;
+      if (p[0] < 0 || p[0] >= shape.nx || p[1] < 0 || p[1] >= shape.ny || p[2] < 0 ||
+          p[2] >= shape.nz)
+        throw std::invalid_argument("the point " + pointText(p) + " of station " +
+                                    std::to_string(r) + " lies outside the grid's interior");
+      const std::ptrdiff_t offset = p[0] + p[1] * layout.line + p[2] * layout.plane;
+      entryOffset.push_back(offset);
+      entryWeight.push_back(w.weight);
+      const auto [at, added] = pointIndex.emplace(offset, pointOffset.size());
+      if (added) {
+        pointOffset.push_back(offset);
+        terms.emplace_back();
+      }
+      terms[at->second].emplace_back(int(r), w.weight);
+    }
+    stationBegin.push_back(int(entryOffset.size()));
   }
-  offsets_ = stencilc::cuda::DeviceBuffer<std::ptrdiff_t>(offsets.size());
-  if (!offsets.empty())
-    offsets_.copyFromHost(offsets.data(), offsets.size());
+  std::vector<int> pointBegin{0}, termStation;
+  std::vector<double> termWeight;
+  for (const auto &atPoint : terms) {
+    for (const auto &[station, weight] : atPoint) {
+      termStation.push_back(station);
+      termWeight.push_back(weight);
+    }
+    pointBegin.push_back(int(termStation.size()));
+  }
+  stationBegin_ = onDevice(stationBegin);
+  entryOffset_ = onDevice(entryOffset);
+  entryWeight_ = onDevice(entryWeight);
+  pointOffset_ = onDevice(pointOffset);
+  pointBegin_ = onDevice(pointBegin);
+  termStation_ = onDevice(termStation);
+  termWeight_ = onDevice(termWeight);
 }
 
-void addAt(rt::FieldView<float> field, const std::ptrdiff_t *offsets, const float *values,
-           int count, cudaStream_t stream) {
-  if (count <= 0)
+DeviceStations DeviceStations::atPoints(const std::vector<std::array<int, 3>> &points,
+                                        const rt::GridShape &shape) {
+  std::vector<std::vector<WeightedPoint>> stations;
+  for (const auto &p : points)
+    stations.push_back({{p, 1.0}});
+  return DeviceStations(stations, shape);
+}
+
+void DeviceStations::record(rt::FieldView<const float> field, float *out,
+                            cudaStream_t stream) const {
+  if (stations_ <= 0)
     return;
-  STENCILC_LAUNCH(addAtKernel, dim3(blocksFor(count)), dim3(kThreads), 0, stream)
-  (field.origin, offsets, values, count);
+  STENCILC_LAUNCH(recordKernel, dim3(blocksFor(stations_)), dim3(kThreads), 0, stream)
+  (field.origin, stationBegin_.data(), entryOffset_.data(), entryWeight_.data(), out, stations_);
   checkLaunch();
 }
 
-void gatherAt(rt::FieldView<const float> field, const std::ptrdiff_t *offsets, float *out,
-              int count, cudaStream_t stream) {
-  if (count <= 0)
-    return;
-  STENCILC_LAUNCH(gatherAtKernel, dim3(blocksFor(count)), dim3(kThreads), 0, stream)
-  (field.origin, offsets, out, count);
-  checkLaunch();
+void DeviceStations::inject(rt::FieldView<float> field, const float *values,
+                            cudaStream_t stream) const {
+  injectTerms(field, pointOffset_.data(), pointBegin_.data(), termStation_.data(),
+              termWeight_.data(), values, points(), stream);
+}
+
+void DeviceStations::inject(rt::FieldView<float> field, const double *values,
+                            cudaStream_t stream) const {
+  injectTerms(field, pointOffset_.data(), pointBegin_.data(), termStation_.data(),
+              termWeight_.data(), values, points(), stream);
 }
 
 void copyInterior(rt::FieldView<const float> from, rt::FieldView<float> to, rt::Extent extent,

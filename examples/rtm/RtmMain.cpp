@@ -135,12 +135,11 @@ cl::opt<int> snapshotsOption("snapshots",
                                       "evenly spaced in time (snapshot_NNNNN_xz.npy)"),
                              cl::init(3));
 enum class Backend { Cpu, Cuda };
-cl::opt<Backend>
-    backendOption("backend", cl::desc("Where the kernels run"),
-                  cl::values(clEnumValN(Backend::Cpu, "cpu", "the CPU kernels (OpenMP)"),
-                             clEnumValN(Backend::Cuda, "cuda",
-                                        "the CUDA kernels, fields in device memory (fd8 only)")),
-                  cl::init(Backend::Cpu));
+cl::opt<Backend> backendOption(
+    "backend", cl::desc("Where the kernels run"),
+    cl::values(clEnumValN(Backend::Cpu, "cpu", "the CPU kernels (OpenMP)"),
+               clEnumValN(Backend::Cuda, "cuda", "the CUDA kernels, fields in device memory")),
+    cl::init(Backend::Cpu));
 cl::opt<std::string>
     variantOption("variant",
                   cl::desc("Kernel variant: naive, blocked, planes (cpu, default planes); gmem, "
@@ -271,12 +270,41 @@ int runOnSurvey() {
   o.checkpointDir = checkpointDirOption;
   o.image = {normaliseOption, laplacianOption};
   o.stencilDir = stencilDirOption;
-  if (backendOption != Backend::Cpu)
-    throw std::invalid_argument("--backend cuda: --model runs on the CPU only");
-  auto variant = rt::parseVariant(variantOption.getValue());
-  if (!variant)
-    throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
-  o.run = rt::RunOptions{*variant};
+  if (backendOption == Backend::Cuda) {
+    // Each rank migrates whole shots on a device of its own where there are
+    // several (CudaMigration::useDeviceOfRank), its checkpoints in device memory.
+    if (o.ranksPerShot > 1)
+      throw std::invalid_argument(
+          fmt::format("--ranks-per-shot {}: with --backend cuda a shot runs whole on one device",
+                      o.ranksPerShot));
+    if (!o.checkpointDir.empty())
+      throw std::invalid_argument("--checkpoint-dir " + o.checkpointDir +
+                                  ": the CUDA path keeps its checkpoints in device memory");
+    const auto cudaVariant = parseCudaVariant(
+        variantOption.getNumOccurrences() ? variantOption.getValue() : std::string("gmem"));
+    if (!cudaVariant)
+      throw std::invalid_argument("--variant '" + variantOption +
+                                  "': gmem, ro, traditional or planes with --backend cuda");
+    const int device = CudaMigration::useDeviceOfRank(wave::ProcessGroup::rank());
+    if (wave::ProcessGroup::rank() == 0)
+      fmt::print("rtm: cuda backend on {} (device {} of rank 0)\n", CudaMigration::deviceName(),
+                 device);
+    o.device = [op = o.op, variant = *cudaVariant,
+                dir = o.stencilDir](const rt::Grid<float> &velocity, const rt::Grid<float> &damping,
+                                    double h, double dt) -> ShotMigrator {
+      auto migration = std::make_shared<CudaMigration>(nullptr, velocity, damping,
+                                                       CudaSetup{op, h, dt, variant, dir});
+      return [migration](const Shot &shot, const MigrationOptions &options, ImageSums &sums,
+                         StorageReport &report) {
+        migration->migrateShot(shot, options, sums, report);
+      };
+    };
+  } else {
+    auto variant = rt::parseVariant(variantOption.getValue());
+    if (!variant)
+      throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
+    o.run = rt::RunOptions{*variant};
+  }
   for (const char *demoOnly : {"size", "snapshots"})
     if (cl::getRegisteredOptions().lookup(demoOnly)->getNumOccurrences())
       throw std::invalid_argument(std::string("--") + demoOnly +
@@ -368,9 +396,6 @@ int run() {
   if (!cudaVariant)
     throw std::invalid_argument("--variant '" + variantOption +
                                 "': gmem, ro, traditional or planes with --backend cuda");
-  if (onDevice && operatorOption != wave::Operator::Fd8)
-    throw std::invalid_argument(
-        "--backend cuda runs the fd8 operator only (the ETE adjoint is not built for CUDA)");
   const std::string deviceName = onDevice ? CudaMigration::deviceName() : ""; // no GPU: fails here
   const double h = spacingOption;
   const rt::Grid<float> vTrue = trueModel(n, h, wave::kHalo);
@@ -418,14 +443,17 @@ int run() {
                           {sponge, spongeY, sponge, sponge}, spongeAlphaOption);
   const std::string dir = stencilDirOption;
   using wave::Direction;
-  auto inTrue = wave::Propagator::create(operatorOption, vTrue, damping, h, dt, dir);
-  auto inSmooth = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir);
-  auto adjoint = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir, {}, false,
-                                          Direction::Adjoint);
+  std::unique_ptr<wave::Propagator> inTrue, inSmooth, adjoint;
   std::unique_ptr<CudaMigration> device;
   if (onDevice) {
-    device = std::make_unique<CudaMigration>(vTrue, vSmooth, damping, h, dt, *cudaVariant);
+    device = std::make_unique<CudaMigration>(&vTrue, vSmooth, damping,
+                                             CudaSetup{operatorOption, h, dt, *cudaVariant, dir});
     fmt::print("rtm: cuda backend on {}\n", deviceName);
+  } else {
+    inTrue = wave::Propagator::create(operatorOption, vTrue, damping, h, dt, dir);
+    inSmooth = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir);
+    adjoint = wave::Propagator::create(operatorOption, vSmooth, damping, h, dt, dir, {}, false,
+                                       Direction::Adjoint);
   }
 
   fmt::print("rtm: {} operator, {}x{}x{} points, h = {} m, dt = {:.6f} s (Courant {}), {} steps "

@@ -175,10 +175,15 @@ void runSurvey(const SurveyOptions &o) {
     std::fclose(f);
   }
 
-  auto forward =
-      groups.propagator(o.op, wave::Direction::Forward, padded, damping, h, dt, o.stencilDir);
-  auto adjoint =
-      groups.propagator(o.op, wave::Direction::Adjoint, padded, damping, h, dt, o.stencilDir);
+  // The shots' migration on the device (o.device), else by the CPU propagators.
+  const ShotMigrator onDevice = o.device ? o.device(padded, damping, h, dt) : ShotMigrator{};
+  std::unique_ptr<wave::Propagator> forward, adjoint;
+  if (!onDevice) {
+    forward =
+        groups.propagator(o.op, wave::Direction::Forward, padded, damping, h, dt, o.stencilDir);
+    adjoint =
+        groups.propagator(o.op, wave::Direction::Adjoint, padded, damping, h, dt, o.stencilDir);
+  }
   StorageReport report;
   report.storage = o.storage;
   const double t0 = 1.2 / o.frequency;
@@ -222,7 +227,10 @@ void runSurvey(const SurveyOptions &o) {
       mo.adjointStepper = groups.stepper(wave::Direction::Adjoint);
       mo.checkpointHalo = groups.split();
       ImageSums part;
-      migrateShot(*forward, *adjoint, shot, mo, part, report);
+      if (onDevice)
+        onDevice(shot, mo, part, report);
+      else
+        migrateShot(*forward, *adjoint, shot, mo, part, report);
       mine.push_back(groups.gather(std::move(part)));
       if (groups.leader())
         fmt::print("rtm: shot {}/{} ({} shot {}, source at ({:g}, {:g}, {:g}) m, {} receivers) "

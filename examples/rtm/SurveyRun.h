@@ -34,11 +34,16 @@
 #include "Propagator.h"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace rtm {
+
+/// Migrates one shot into `sums`, adding to `report` (rtm::migrateShot's contract).
+using ShotMigrator =
+    std::function<void(const Shot &, const MigrationOptions &, ImageSums &, StorageReport &)>;
 
 struct SurveyOptions {
   std::string model;
@@ -62,6 +67,12 @@ struct SurveyOptions {
   std::string stencilDir;
   rt::RunOptions run;
   int ranksPerShot = 1; ///< ranks each shot's grid is split over (ShotGroups.h)
+  /// Where set (rtm --backend cuda, CudaMigration.h), made once from the
+  /// padded migration model, its damping, h and Δt, it migrates every shot
+  /// in place of the CPU propagators (a whole shot per rank).
+  std::function<ShotMigrator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping,
+                             double h, double dt)>
+      device;
 };
 
 /// Runs the migration; throws std::invalid_argument or std::runtime_error

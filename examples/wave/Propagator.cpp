@@ -159,22 +159,10 @@ public:
   EtePropagator(const rt::Grid<float> &velocity, const rt::Grid<float> &damping, double h,
                 double dt, const std::string &stencilDir, const UniteVelocities &unite,
                 bool allowUnstable, Direction direction)
-      : Propagator(velocity.shape(), direction), column_(velocity.shape()),
+      : Propagator(velocity.shape(), direction),
+        ete_(fitEteTable(velocity, h, dt, stencilDir, unite, allowUnstable)),
         damping_(damping.clone()) {
-    table_ = std::make_unique<TableReport>();
-    table_->velocities = discretiseVelocities(velocity, column_, unite);
-    const auto points = etePointsFromStencil(stencilDir + "/ete37_sponge.stencil");
-    stencilc::seismic::EteFitOptions options;
-    options.spacing = h;
-    options.dt = dt;
-    table_->fit = stencilc::seismic::fitEte(points, table_->velocities, options);
-    for (size_t v = 0; v < table_->velocities.size(); ++v)
-      if (table_->fit.maxAmplification[v] > kUnstable && !allowUnstable)
-        throw std::runtime_error("the ETE fit for v = " + std::to_string(table_->velocities[v]) +
-                                 " m/s amplifies some wavenumbers (factor " +
-                                 std::to_string(table_->fit.maxAmplification[v]) +
-                                 "): the step would be unstable; use a smaller Courant number");
-    coefficients_ = stencilc::seismic::makeCoefficientTable<float>(table_->fit);
+    table_ = std::make_unique<TableReport>(ete_.report);
   }
 
 private:
@@ -183,17 +171,16 @@ private:
     rt::ErasedArgs a =
         rt::bindFields(kernel(), extentOf(next),
                        {rt::namedField("p_prev", previous()), rt::namedField("p_cur", current()),
-                        rt::namedField("p_next", next), rt::namedField("vidx", column_),
+                        rt::namedField("p_next", next), rt::namedField("vidx", ete_.column),
                         rt::namedField("damp", damping_)});
-    a.tables.push_back({coefficients_.data(), coefficients_.rowStride(), coefficients_.colStride(),
-                        coefficients_.rows(), coefficients_.cols()});
+    const rt::CoefficientTable<float> &c = ete_.coefficients;
+    a.tables.push_back({c.data(), c.rowStride(), c.colStride(), c.rows(), c.cols()});
     return a;
   }
   const rt::KernelInfo &kernel() const override { return kernelOf(Operator::Ete37, direction_); }
 
-  rt::Grid<uint16_t> column_;
+  EteTable ete_;
   rt::Grid<float> damping_;
-  rt::CoefficientTable<float> coefficients_;
 };
 
 class FdPropagator final : public Propagator {
@@ -222,6 +209,26 @@ private:
 };
 
 } // namespace
+
+EteTable fitEteTable(const rt::Grid<float> &velocity, double h, double dt,
+                     const std::string &stencilDir, const UniteVelocities &unite,
+                     bool allowUnstable) {
+  EteTable t{{}, rt::Grid<uint16_t>(velocity.shape()), {}};
+  t.report.velocities = discretiseVelocities(velocity, t.column, unite);
+  const auto points = etePointsFromStencil(stencilDir + "/ete37_sponge.stencil");
+  stencilc::seismic::EteFitOptions options;
+  options.spacing = h;
+  options.dt = dt;
+  t.report.fit = stencilc::seismic::fitEte(points, t.report.velocities, options);
+  for (size_t v = 0; v < t.report.velocities.size(); ++v)
+    if (t.report.fit.maxAmplification[v] > kUnstable && !allowUnstable)
+      throw std::runtime_error("the ETE fit for v = " + std::to_string(t.report.velocities[v]) +
+                               " m/s amplifies some wavenumbers (factor " +
+                               std::to_string(t.report.fit.maxAmplification[v]) +
+                               "): the step would be unstable; use a smaller Courant number");
+  t.coefficients = stencilc::seismic::makeCoefficientTable<float>(t.report.fit);
+  return t;
+}
 
 double fdCourantLimit(const std::string &stencilDir) {
   const std::string path = stencilDir + "/acoustic8_sponge.stencil";

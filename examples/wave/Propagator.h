@@ -12,6 +12,7 @@
 
 #include "seismic/EteFit.h"
 
+#include "stencilc/CoefficientTable.h"
 #include "stencilc/Grid.h"
 #include "stencilc/Kernel.h"
 #include "stencilc/timeloop/TimeTiling.h"
@@ -57,6 +58,25 @@ using UniteVelocities = std::function<std::set<float>(const std::set<float> &)>;
 /// halo exchange (Distribution::step).
 using Stepper =
     std::function<void(const rt::KernelInfo &, const rt::ErasedArgs &, const rt::RunOptions &)>;
+
+/// What the ETE operator's kernels read besides the wavefields: each point's
+/// table column (`vidx`, halo included) and the fitted table (`C`), with the
+/// fit's report. The CPU propagator binds them; the CUDA path
+/// (examples/rtm/CudaPropagator.h) uploads the same values, so both run the
+/// same arithmetic.
+struct EteTable {
+  TableReport report;
+  rt::Grid<uint16_t> column;
+  rt::CoefficientTable<float> coefficients;
+};
+
+/// The table of `velocity`'s distinct velocities (evenly spaced columns
+/// beyond 1024) fitted for spacing `h` and step `dt`, its rows the point
+/// classes of ete37_sponge.stencil in `stencilDir`. Throws std::runtime_error
+/// on an unstable fit (unless `allowUnstable`) or an unreadable stencil file.
+EteTable fitEteTable(const rt::Grid<float> &velocity, double h, double dt,
+                     const std::string &stencilDir, const UniteVelocities &unite = {},
+                     bool allowUnstable = false);
 
 /// The generated kernel an operator runs, for sizing a distribution's halo.
 const rt::KernelInfo &kernelOf(Operator op, Direction direction = Direction::Forward);
