@@ -23,11 +23,13 @@
 #include "Migration.h"
 #include "RtmModel.h"
 #include "RunFiles.h"
+#include "RunMemory.h"
 #include "SurveyRun.h"
 
 #include "Distribution.h"
 #include "Model.h"
 #include "Propagator.h"
+#include "RunChecks.h"
 #include "RunGeometry.h"
 
 #include "stencilc/io/Npy.h"
@@ -83,6 +85,15 @@ cl::opt<std::string> shotsOption("shots",
                                           "evenly spaced along x"),
                                  cl::init("3"));
 cl::opt<double> frequencyOption("frequency", cl::desc("Ricker peak frequency (Hz)"), cl::init(15));
+cl::opt<std::string> waveletOption("wavelet",
+                                   cl::desc("With --model: the source wavelet, a SEG-Y file of one "
+                                            "trace with its sample interval and delay (instead "
+                                            "of a Ricker of --frequency)"),
+                                   cl::init(""));
+cl::opt<bool> allowUndersampledOption(
+    "allow-undersampled",
+    cl::desc("Run even where the grid is too coarse for the source's frequencies at the slowest "
+             "velocity (numerical dispersion)"));
 cl::opt<int> spongeOption("sponge",
                           cl::desc("Sponge width in points on the x faces, the top and the bottom"),
                           cl::init(12));
@@ -232,6 +243,11 @@ int runOnSurvey() {
   }
   o.out = outOption;
   o.frequency = frequencyOption;
+  o.wavelet = waveletOption;
+  if (!o.wavelet.empty() && frequencyOption.getNumOccurrences())
+    throw std::invalid_argument("--wavelet " + o.wavelet +
+                                " and --frequency: the wavelet is either the file's or a Ricker");
+  o.allowUndersampled = allowUndersampledOption;
   o.h = spacingOption;
   o.hGiven = spacingOption.getNumOccurrences() > 0;
   if (!originOption.empty()) {
@@ -328,6 +344,15 @@ int run() {
   if (ranksPerShotOption.getNumOccurrences())
     throw std::invalid_argument("--ranks-per-shot: only with --model (the built-in demonstration "
                                 "runs in one process)");
+  if (!waveletOption.empty())
+    throw std::invalid_argument("--wavelet " + waveletOption.getValue() +
+                                ": only with --model (the demonstration's source is a Ricker of "
+                                "--frequency)");
+  for (const cl::opt<double> *positive :
+       {&timeOption, &spacingOption, &courantOption, &frequencyOption})
+    if (!(positive->getValue() > 0) || !std::isfinite(positive->getValue()))
+      throw std::invalid_argument(fmt::format("--{} {}: must be a positive number",
+                                              positive->ArgStr.str(), positive->getValue()));
   if (wave::ProcessGroup::distributed()) {
     int ranks = 1;
 #ifdef WAVE_WITH_MPI
@@ -373,6 +398,12 @@ int run() {
     throw std::invalid_argument(
         fmt::format("--size {}x{}x{} is too small for a sponge of {} points ({} on the y faces)",
                     n.nx, n.ny, n.nz, sponge, spongeY));
+  // A sponge wider than a third of an axis damps most of the model.
+  if (3 * sponge > std::min(n.nx, n.nz) || 3 * spongeY > n.ny)
+    throw std::invalid_argument(fmt::format(
+        "--sponge {} (--sponge-y {}) is wider than a third of the grid {}x{}x{}: at most {} ({} "
+        "on the y faces)",
+        sponge, spongeY, n.nx, n.ny, n.nz, std::min(n.nx, n.nz) / 3, n.ny / 3));
   const bool onDevice = backendOption == Backend::Cuda;
   auto variant = rt::parseVariant(onDevice ? "planes" : variantOption.getValue());
   // gmem, the generated kernels' own default on the GPU (docs/PERFORMANCE.md §CUDA variants on a
@@ -398,6 +429,38 @@ int run() {
                                 "': gmem, ro, traditional or planes with --backend cuda");
   const std::string deviceName = onDevice ? CudaMigration::deviceName() : ""; // no GPU: fails here
   const double h = spacingOption;
+  // Refused before the models are built: a source band the grid does not
+  // resolve at the slowest velocity (the top's), and a run that needs more
+  // memory than the machine has (its steps bounded by the fastest velocity
+  // the reflectors can stack up to).
+  if (!allowUndersampledOption)
+    wave::checkFrequency(frequencyOption, backgroundVelocity(0), h, operatorOption);
+  {
+    double fastest = backgroundVelocity((n.nz - 1) * h);
+    for (const Reflector &r : syntheticReflectors(n))
+      fastest += std::abs(r.contrast);
+    MigrationFootprint footprint;
+    footprint.shape = rt::GridShape{3, n.nx, n.ny, n.nz, wave::kHalo};
+    footprint.op = operatorOption;
+    footprint.propagators = 3; // the true model's, the migration model's and its adjoint
+    footprint.modelGrids = 3;  // the true and migration velocities and the sponge
+    footprint.imageSums = int(storages.size());
+    footprint.steps = int(std::ceil(timeOption * fastest / (courantOption * h)));
+    footprint.imageEvery = imageEveryOption;
+    footprint.checkpoints = checkpointsOption;
+    footprint.checkpointsOnDisk = !checkpointDirOption.empty();
+    // The storages migrate one after the other: the largest decides.
+    Storage largest = storages.front();
+    for (Storage s : storages) {
+      MigrationFootprint other = footprint;
+      other.storage = s;
+      footprint.storage = largest;
+      if (memoryBytes(other) > memoryBytes(footprint))
+        largest = s;
+    }
+    footprint.storage = largest;
+    checkFootprint(footprint, "");
+  }
   const rt::Grid<float> vTrue = trueModel(n, h, wave::kHalo);
   const rt::Grid<float> vSmooth = smoothModel(n, h, wave::kHalo, smoothingOption);
   double vmax = 0;

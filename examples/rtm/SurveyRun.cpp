@@ -2,11 +2,15 @@
 #include "SurveyRun.h"
 
 #include "OffGrid.h"
+#include "RunMemory.h"
 #include "ShotGroups.h"
 #include "Survey.h"
+#include "Wavelet.h"
 
 #include "Distribution.h"
 #include "Model.h"
+#include "RunChecks.h"
+#include "RunGeometry.h"
 #include "SegyModel.h"
 
 #include "stencilc/io/Npy.h"
@@ -21,6 +25,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 
 namespace rtm {
@@ -108,6 +113,15 @@ void runSurvey(const SurveyOptions &o) {
     vmin = std::min(vmin, double(velocity(i, j, k)));
   });
   const double dt = o.courant * h / vmax;
+  std::optional<RecordedWavelet> fileWavelet;
+  if (!o.wavelet.empty())
+    fileWavelet = readWavelet(o.wavelet);
+  if (!o.allowUndersampled) {
+    if (fileWavelet)
+      checkWaveletBand(*fileWavelet, vmin, h, o.op);
+    else
+      wave::checkFrequency(o.frequency, vmin, h, o.op);
+  }
   if (o.op == wave::Operator::Fd8) {
     const double limit = wave::fdCourantLimit(o.stencilDir);
     if (o.courant > limit)
@@ -145,14 +159,11 @@ void runSurvey(const SurveyOptions &o) {
 
   if (wave::ProcessGroup::rank() == 0)
     fmt::print("rtm: {} ({}), {} shots from {} files; {} operator, {}x{}x{} points with the "
-               "sponge, dt = {:.6f} s (Courant {}), {} steps = {:.3f} s, {:g} Hz Ricker source\n",
+               "sponge, dt = {:.6f} s (Courant {}), {} steps = {:.3f} s, source: {}\n",
                o.model, g.describe(), recorded.size(), o.shots.size(), wave::operatorName(o.op), NX,
-               NY, NZ, dt, o.courant, steps, steps * dt, o.frequency);
-  const double ppw = vmin / o.frequency / h;
-  if (ppw < 2.5 * 2) // the peak frequency's wavelength; the Ricker reaches about 2.5 f
-    fmt::print("rtm: note: {:.1f} points per wavelength at {:g} Hz and {:g} m/s (the slowest "
-               "velocity): the highest frequencies of the wavelet are dispersed\n",
-               ppw, o.frequency, vmin);
+               NY, NZ, dt, o.courant, steps, steps * dt,
+               fileWavelet ? "the wavelet of " + o.wavelet
+                           : fmt::format("a {:g} Hz Ricker wavelet", o.frequency));
   std::fflush(stdout);
 
   const int rank = wave::ProcessGroup::rank(), ranks = processCount();
@@ -166,6 +177,22 @@ void runSurvey(const SurveyOptions &o) {
   const ShotGroups groups(o.ranksPerShot, NX, NY, NZ, o.op);
   if (rank == 0 && ranks > 1)
     fmt::print("rtm: {}\n", groups.describe());
+  // What the run holds, against what this machine has (a failing check on
+  // any rank stops every rank).
+  MigrationFootprint footprint;
+  footprint.shape = padded.shape();
+  footprint.op = o.op;
+  footprint.storage = o.storage;
+  footprint.steps = steps;
+  footprint.imageEvery = o.imageEvery;
+  footprint.checkpoints = o.checkpoints;
+  footprint.checkpointsOnDisk = !o.checkpointDir.empty();
+  footprint.parts = o.ranksPerShot;
+  footprint.modelGrids = 4; // the model as read, smoothed, padded, and the sponge
+  wave::onEveryProcess([&] {
+    checkFootprint(footprint, o.storage == Storage::Disk ? o.snapshotDir : o.checkpointDir);
+  });
+
   // Checked before the run: where the files go (created empty if need be).
   if (rank == 0 && !o.out.empty()) {
     StagedOutput probe(o.out);
@@ -187,6 +214,12 @@ void runSurvey(const SurveyOptions &o) {
   StorageReport report;
   report.storage = o.storage;
   const double t0 = 1.2 / o.frequency;
+  std::vector<double> wavelet;
+  if (fileWavelet)
+    wavelet = waveletAtSteps(*fileWavelet, dt, steps);
+  else
+    for (int m = 0; m < steps; ++m)
+      wavelet.push_back(wave::ricker(m * dt, o.frequency, t0));
   // Shot n is migrated by group n mod G into sums of its own; the stack
   // adds them in shot order (ShotGroups::stack), so the image is the same bit
   // for bit on any number of ranks and any grouping.
@@ -205,8 +238,7 @@ void runSurvey(const SurveyOptions &o) {
       // The points of this rank's part of the grid (all of them on one rank).
       shot.sourceSpread = groups.here(shot.sourceSpread);
       shot.offGrid = true;
-      for (int m = 0; m < steps; ++m)
-        shot.wavelet.push_back(wave::ricker(m * dt, o.frequency, t0));
+      shot.wavelet = wavelet;
       shot.data.assign(size_t(steps), std::vector<float>(r.receivers.size()));
       for (size_t q = 0; q < r.receivers.size(); ++q) {
         shot.receiverSpread.push_back(groups.here(spread(r.receivers[q])));
@@ -261,13 +293,39 @@ void runSurvey(const SurveyOptions &o) {
   image.forEachInteriorPoint(
       [&](int i, int j, int k) { largest = std::max(largest, double(std::abs(image(i, j, k)))); });
 
+  // What scripts/plot.py draws the survey's figures from: the geometry, the
+  // shots' positions in metres, the x-z slice through the first source.
+  seisio::RunGeometry geometry;
+  geometry.grid = g;
+  geometry.program = "rtm-survey";
+  geometry.dt = dt;
+  geometry.steps = steps;
+  const seisio::Position &first = recorded.front().source;
+  const int sliceY = std::clamp(int(std::lround((first.y - g.y0) / g.dy)), 0, g.ny - 1);
+  geometry.source[0] = std::clamp(int(std::lround((first.x - g.x0) / g.dx)), 0, g.nx - 1);
+  geometry.source[1] = sliceY;
+  geometry.source[2] = std::clamp(int(std::lround((first.z - g.z0) / g.dz)), 0, g.nz - 1);
+  geometry.sliceY = sliceY;
+  geometry.receiverCount = 0;
+  std::set<std::array<double, 3>> receivers;
+  for (const RecordedShot &r : recorded) {
+    geometry.sourcePositions.push_back({r.source.x, r.source.y, r.source.z});
+    for (const seisio::Position &p : r.receivers)
+      receivers.insert({p.x, p.y, p.z});
+  }
+  geometry.receiverPositions.assign(receivers.begin(), receivers.end());
+  geometry.receiverCount = int(receivers.size());
+
   StagedOutput files(o.out);
   rt::writeNpy(image, files.path("image.npy"));
   seisio::writeSegyModel(files.path("image.segy"), image, g);
   rt::writeNpy(illumination, files.path("illumination.npy"));
+  rt::writeNpy(velocity, files.path("migration_model.npy"));
+  seisio::writeRunGeometry(files.path("geometry.json"), geometry);
   files.commit();
   fmt::print("largest |image| {:.3e}\nwrote {}/image.npy, image.segy and illumination.npy: "
-             "(nz, ny, nx) = ({}, {}, {}), the model's geometry\n",
+             "(nz, ny, nx) = ({}, {}, {}), the model's geometry; migration_model.npy and "
+             "geometry.json for scripts/plot.py\n",
              largest, o.out, g.nz, g.ny, g.nx);
 }
 

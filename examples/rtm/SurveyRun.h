@@ -7,7 +7,9 @@
 // outside the model and the image covers exactly the model. Sources and
 // receivers anywhere in the model's extent are spread over their cells'
 // corners (OffGrid.h); the source is a Ricker wavelet of peak frequency F,
-// delayed by 1.2 / F, injected as `wave` does (docs/SEISMIC.md §Conventions).
+// delayed by 1.2 / F, or the wavelet of --wavelet FILE (Wavelet.h), injected
+// as `wave` does (docs/SEISMIC.md §Conventions). A wavelet whose band the
+// grid does not resolve at the slowest velocity is refused (wave/RunChecks.h).
 // The traces are resampled to the propagation step (Survey.h resampleTrace).
 //
 // Writes into DIR, only once every shot has been migrated (each file staged
@@ -18,6 +20,10 @@
 //                      model's geometry and trace order (SegyModel.h)
 //   illumination.npy   Σ over shots and imaging steps of the source
 //                      wavefield squared, (nz, ny, nx)
+//   migration_model.npy  the velocity migrated in (the model, smoothed with
+//                      --smoothing), (nz, ny, nx)
+//   geometry.json      the model's geometry, every source and receiver in
+//                      metres: scripts/plot.py draws the figures from it
 //
 // Under mpiexec the N ranks form N / R groups of --ranks-per-shot R (default
 // 1) consecutive ranks; group g migrates shots g, g + N / R, ..., each shot's
@@ -50,6 +56,8 @@ struct SurveyOptions {
   std::vector<std::string> shots;
   std::string out;
   double frequency = 15;
+  std::string wavelet; ///< a one-trace SEG-Y file (Wavelet.h); empty: a Ricker of `frequency`
+  bool allowUndersampled = false;
   double h = 10;
   bool hGiven = false;
   std::optional<std::array<double, 3>> origin;

@@ -17,6 +17,7 @@ between grid points (trilinear spreading, OffGrid.h).
 
 usage: survey.py WAVE RTM WORKDIR
 """
+import json
 import os
 import shutil
 import struct
@@ -115,7 +116,8 @@ reflections("full/seismogram.segy", "direct/seismogram.segy", "shot.segy")
 ok = True
 rtm = [RTM, "--shots", "shot.segy", "--frequency", FREQUENCY, "--sponge", "8", "--storage", "memory"]
 run(rtm + ["--model", "model.npy", "--out", "on-grid"])
-assert sorted(os.listdir("on-grid")) == ["illumination.npy", "image.npy", "image.segy"], os.listdir("on-grid")
+assert sorted(os.listdir("on-grid")) == ["geometry.json", "illumination.npy", "image.npy",
+                                         "image.segy", "migration_model.npy"], os.listdir("on-grid")
 image = np.load("on-grid/image.npy")
 assert image.shape == (NZ, NY, NX) and image.dtype == np.float32
 assert np.load("on-grid/illumination.npy").shape == (NZ, NY, NX)
@@ -124,6 +126,21 @@ _, ns, traces = segy_traces("on-grid/image.segy")
 assert ns == NZ and traces.shape[0] == NX * NY
 assert np.array_equal(traces.reshape(NY, NX, NZ).transpose(2, 0, 1), image)
 ok &= profile_check(image, 0.0, 0.0, "on the grid")
+# geometry.json: the model's geometry and the shot's positions in metres; the
+# figures scripts/plot.py draws from it (when matplotlib is here).
+with open("on-grid/geometry.json") as f:
+    geometry = json.load(f)
+assert geometry["program"] == "rtm-survey" and geometry["shape"] == [NX, NY, NZ], geometry
+assert len(geometry["source_positions"]) == 1 and len(geometry["receiver_positions"]) == 56
+assert np.array_equal(np.load("on-grid/migration_model.npy"), np.load("model.npy"))
+try:
+    import matplotlib  # noqa: F401
+    here = os.path.dirname(os.path.abspath(__file__))
+    run([sys.executable, os.path.join(here, "..", "..", "scripts", "plot.py"), "on-grid"])
+    run([sys.executable, os.path.join(here, "..", "seismic", "check_figures.py"),
+         "on-grid/figures", "velocity", "image", "illumination"])
+except ImportError:
+    print("figures: skipped, no matplotlib (Debian: python3-matplotlib)")
 
 # Off the grid: origin (-5, -5, -3) m, one more point along x and y to cover every receiver.
 np.save("offgrid.npy", layered(NX + 1, NY + 1, NZ, -3.0))
