@@ -194,13 +194,17 @@ void runSurvey(const SurveyOptions &o) {
   });
 
   // Checked before the run: where the files go (created empty if need be).
-  if (rank == 0 && !o.out.empty()) {
+  // Rank 0 alone tries; its failure stops every rank, which would otherwise
+  // wait for it in the run's collectives.
+  wave::onEveryProcess([&] {
+    if (rank != 0 || o.out.empty())
+      return;
     StagedOutput probe(o.out);
     std::FILE *f = std::fopen(probe.path("probe").c_str(), "w");
     if (!f)
       throw std::runtime_error(fmt::format("--out {}: cannot write there", o.out));
     std::fclose(f);
-  }
+  });
 
   // The shots' migration on the device (o.device), else by the CPU propagators.
   const ShotMigrator onDevice = o.device ? o.device(padded, damping, h, dt) : ShotMigrator{};
