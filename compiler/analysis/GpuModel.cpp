@@ -3,10 +3,12 @@
 
 #include "analysis/CostModel.h"
 #include "analysis/Roofline.h"
+#include "ir/ExprVisitor.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace stencilc::analysis {
@@ -14,6 +16,32 @@ namespace {
 
 constexpr double kSectorBytes = 32;
 constexpr int kWarp = 32;
+
+/// A structural key of `e`: equal for calls the compiler evaluates once (CSE).
+std::string exprKey(const ir::Expr &e) {
+  std::string key = std::to_string(int(e.kind)) + ":" + std::to_string(e.id) + ":" +
+                    std::to_string(int(e.func)) + ":" + e.spelling + ":" +
+                    std::to_string(e.number) + "(";
+  for (int o : e.offset)
+    key += std::to_string(o) + ",";
+  for (const ir::ExprPtr &op : e.operands)
+    key += exprKey(*op) + ";";
+  return key + ")";
+}
+
+/// The distinct calls of a point's updates (equal calls evaluated once).
+std::vector<ir::FuncKind> distinctCalls(const CompiledStencil &c) {
+  std::map<std::string, ir::FuncKind> calls;
+  for (const ir::Update &u : c.stencil->updates)
+    ir::forEachExpr(*u.rhs, [&](const ir::Expr &e) {
+      if (e.kind == ir::Expr::Kind::Call)
+        calls.emplace(exprKey(e), e.func);
+    });
+  std::vector<ir::FuncKind> out;
+  for (const auto &[key, f] : calls)
+    out.push_back(f);
+  return out;
+}
 
 /// Registers a thread of `variant` needs, estimated from what the plan keeps
 /// live: a base for addresses, loop state and the running sum, plus every
@@ -111,6 +139,23 @@ double roundTrips(const CompiledStencil &c, const std::string &variant, const Gp
 
 } // namespace
 
+CallCost callCost(ir::FuncKind f, ir::ElemType type) {
+  // PTX instructions of `y[i] = f(x[i])` less those of `y[i] = x[i]`, and the
+  // FP64 arithmetic among them, compiled by nvcc 13.0 for sm_90 (-ptx): a
+  // static count, the argument reduction's slow path included, as the
+  // compiled kernels' count (--ptxas) sees it. sqrt and abs are one PTX
+  // instruction each.
+  const bool dbl = type == ir::ElemType::Double;
+  switch (f) {
+  case ir::FuncKind::Sin: return dbl ? CallCost{209, 19} : CallCost{113, 0};
+  case ir::FuncKind::Cos: return dbl ? CallCost{210, 19} : CallCost{114, 0};
+  case ir::FuncKind::Exp: return dbl ? CallCost{61, 18} : CallCost{18, 0};
+  case ir::FuncKind::Sqrt:
+  case ir::FuncKind::Abs: return CallCost{1, dbl ? 1 : 0};
+  }
+  return {};
+}
+
 GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
                          const Machine &machine, const GpuModelInputs &in) {
   const GpuFigures &g = *machine.gpu;
@@ -148,13 +193,44 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
   p.occupancy = resident / g.maxThreadsPerSm;
 
   // Instructions: each request is one warp instruction; flops issue one each
-  // (a fused multiply-add counts two flops and is one: the estimate is high).
+  // (a fused multiply-add counts two flops and is one: the estimate is high),
+  // calls their PTX cost. In double every flop is FP64 arithmetic.
   const VariantCost cost = variantCost(c, variant, /*writeAllocate=*/false);
-  p.instructionsFromPtx = in.threadInstructions.has_value();
-  p.warpInstructionsPerPoint = in.threadInstructions
-                                   ? *in.threadInstructions / kWarp
-                                   : t.globalLoadRequests + t.globalStoreRequests +
-                                         t.sharedRequests + double(cost.flopsPerPoint) / kWarp;
+  const bool dbl = type == ir::ElemType::Double;
+  const double accesses = t.globalLoadRequests + t.globalStoreRequests + t.sharedRequests;
+  double threadArithmetic = double(cost.flopsPerPoint), threadFp64 = dbl ? threadArithmetic : 0;
+  for (ir::FuncKind f : distinctCalls(c)) {
+    const CallCost call = callCost(f, type);
+    threadArithmetic += call.instructions - 1;
+    if (dbl)
+      threadFp64 += call.fp64 - 1;
+  }
+  if (in.threadInstructions) {
+    p.instructionsFrom = "ptx";
+    p.warpInstructionsPerPoint = *in.threadInstructions / kWarp;
+  } else if (in.arithmeticInstructions) {
+    p.instructionsFrom = "ptx of gmem";
+    p.warpInstructionsPerPoint = *in.arithmeticInstructions / kWarp + accesses;
+  } else {
+    p.warpInstructionsPerPoint = threadArithmetic / kWarp + accesses;
+  }
+  p.instructionsFromPtx = p.instructionsFrom != "estimate";
+  if (in.threadFp64Instructions)
+    threadFp64 = *in.threadFp64Instructions;
+  p.fp64InstructionsPerPoint = std::max(0.0, threadFp64) / kWarp;
+
+  // Spilled registers: each local store or load a thread's code holds runs
+  // once a point; an access of 4 or 8 bytes is one instruction (counted at
+  // the element's size). Local memory is interleaved by 4-byte words across
+  // the lanes, so a warp's access touches 4 sectors a word, like a coalesced
+  // row. It stays in L1 while the resident threads' stack frames fit in what
+  // shared memory leaves of it; past that, its sectors go to L2.
+  p.spillBytesPerPoint = double(in.spillBytes);
+  const double spillSectors = p.spillBytesPerPoint / kSectorBytes;
+  p.warpInstructionsPerPoint += p.spillBytesPerPoint / ir::elemTypeBytes(type) / kWarp;
+  p.spillsInL1 = resident * in.stackBytes <= l1Left;
+  if (!p.spillsInL1)
+    p.l2BytesPerPoint += p.spillBytesPerPoint;
 
   const double sms = g.multiprocessors, clock = g.clockGHz; // GHz: results in GPts/s
   const double loadBytes = kSectorBytes * t.globalLoadSectors;
@@ -167,9 +243,12 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
   p.terms = {
       {"dram", perSecond(machine.bandwidthGBs, p.dramBytesPerPoint)},
       {"l2", perSecond(g.l2BandwidthGBs, p.l2BytesPerPoint)},
-      {"l1", perSecond(sms * clock * g.l1SectorsPerClock, t.globalLoadSectors)},
+      {"l1", perSecond(sms * clock * g.l1SectorsPerClock, t.globalLoadSectors + spillSectors)},
       {"shared", perSecond(sms * clock * g.sharedWavefrontsPerClock, t.sharedWavefronts)},
       {"issue", perSecond(sms * clock * g.warpInstructionsPerClock, p.warpInstructionsPerPoint)},
+      {"fp64", g.fp64InstructionsPerClock > 0
+                   ? perSecond(sms * clock * g.fp64InstructionsPerClock, p.fp64InstructionsPerPoint)
+                   : std::numeric_limits<double>::infinity()},
       {"latency", p.blocksPerSm == 0
                       ? 0.0
                       : perSecond(sms * resident, p.roundTripsPerPoint * g.memoryLatencyNs)},

@@ -17,7 +17,20 @@
 //   issue    multiprocessors x warp instructions a clock / warp
 //            instructions per point: the compiled kernels' PTX instructions
 //            when measured (a static count: library slow paths included),
-//            else loads, stores, shared accesses and flops from the plan.
+//            else loads, stores, shared accesses and flops from the plan, a
+//            call of sin, cos or exp at its PTX cost (kCallInstructions). A
+//            march's count is not per point (prologue, staging): it takes
+//            gmem's arithmetic (gmem's PTX less its memory accesses) and adds
+//            its own accesses. Spilled registers add their local loads and
+//            stores.
+//   fp64     multiprocessors x FP64 warp instructions a clock / FP64
+//            instructions per point (double only): GH100 and GA100 have half
+//            as many FP64 lanes as FP32 ones (CUDA C++ Programming Guide,
+//            throughput of arithmetic instructions).
+//   l1 also counts the sectors of spilled registers (local memory, 4 bytes a
+//            lane interleaved: a warp's access is 4 sectors), and l2 their
+//            bytes when the resident threads' stack frames do not fit in
+//            what shared memory leaves of L1.
 //   latency  Little's law: the points resident threads have in flight,
 //            over the round trips to memory a point waits for in turn
 //            (one for gmem and ro, whose loads are independent; per plane of
@@ -41,7 +54,7 @@
 namespace stencilc::analysis {
 
 struct GpuBoundTerm {
-  std::string name; ///< dram, l2, l1, shared, issue, latency, compute
+  std::string name; ///< dram, l2, l1, shared, issue, fp64, latency, compute
   double gpts = 0;
 };
 
@@ -50,9 +63,15 @@ struct GpuPrediction {
   GpuTraffic traffic;
   double dramBytesPerPoint = 0, l2BytesPerPoint = 0;
   double warpInstructionsPerPoint = 0;
+  double fp64InstructionsPerPoint = 0; ///< FP64 arithmetic, warp instructions
+  double spillBytesPerPoint = 0;       ///< local loads and stores a thread makes a point
+  bool spillsInL1 = true;              ///< the resident stack frames fit in L1
   int registersPerThread = 0;
   bool registersFromPtxas = false;
   bool instructionsFromPtx = false;
+  /// "ptx" (the variant's own kernels), "ptx of gmem" (a march: gmem's
+  /// arithmetic and its own accesses) or "estimate" (the plan).
+  std::string instructionsFrom = "estimate";
   long sharedBytesPerBlock = 0;
   bool tablesInL1 = false; ///< the gathered table rows stay in L1 across blocks
   int blocksPerSm = 0;
@@ -75,7 +94,25 @@ struct GpuModelInputs {
   /// Instructions a thread issues per point, from the compiled kernels (the
   /// PTX of every sweep), if measured: replaces the plan's estimate.
   std::optional<double> threadInstructions;
+  /// Of those, the FP64 arithmetic.
+  std::optional<double> threadFp64Instructions;
+  /// Instructions a thread issues per point besides its global and shared
+  /// accesses, from gmem's PTX: what a march computes per point (with
+  /// threadFp64Instructions from gmem too). Used where threadInstructions is unset.
+  std::optional<double> arithmeticInstructions;
+  /// Spill stores and loads (bytes per thread; ptxas) of the variant's kernels
+  /// and their stack frame: a store or load in the code runs once per point
+  /// (once a plane in a march, where the queues that spill live).
+  int spillBytes = 0, stackBytes = 0;
 };
+
+/// PTX instructions a call of `f` adds to a kernel over its argument (nvcc's
+/// libdevice, slow path included, as the --ptxas count sees it), and the FP64
+/// arithmetic among them.
+struct CallCost {
+  int instructions = 1, fp64 = 0;
+};
+CallCost callCost(ir::FuncKind f, ir::ElemType type);
 
 /// The prediction for `variant` of `c` on `machine`, which must have GPU figures.
 GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,

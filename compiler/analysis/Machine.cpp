@@ -119,6 +119,8 @@ llvm::Expected<Machine> loadMachine(const std::string &nameOrPath) {
       return e;
     if (auto e = figure("shared_wavefronts_per_clock", f.sharedWavefrontsPerClock, false))
       return e;
+    if (auto e = figure("fp64_instructions_per_clock", f.fp64InstructionsPerClock, false))
+      return e;
     if (const llvm::json::Object *sources = g->getObject("sources"))
       for (const auto &[key, value] : *sources)
         if (auto text = value.getAsString())

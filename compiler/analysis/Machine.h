@@ -37,6 +37,9 @@ struct GpuFigures {
   long l1BytesPerSm = 0;            ///< the SRAM L1 and shared memory split between them
   int l1SectorsPerClock = 4;        ///< sectors L1 returns a clock
   int warpInstructionsPerClock = 4; ///< issued per multiprocessor (its schedulers)
+  /// FP64 warp instructions a multiprocessor completes a clock (its FP64 lanes / 32);
+  /// 0: not given, FP64 arithmetic counted at the issue rate only.
+  int fp64InstructionsPerClock = 0;
   int sharedWavefrontsPerClock = 1; ///< 32 banks of 4 bytes: 128 bytes a clock
   std::map<std::string, std::string> sources;
 };

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace stencilc::driver {
 
@@ -19,18 +20,38 @@ std::vector<analysis::GpuPrediction> predictVariants(const CompiledStencil &c,
                                                      const analysis::Machine &machine,
                                                      const GpuModelRequest &request) {
   std::vector<analysis::GpuPrediction> rows;
+  // A kernel's static count is what a thread issues per point only where the
+  // code runs once per point: gmem and ro. A march's count adds its prologue
+  // and staging to the loop body; it computes what gmem computes a point, so
+  // it takes gmem's count less gmem's global accesses, plus its own accesses.
+  std::optional<double> arithmetic, arithmeticFp64;
   for (const std::string &variant : analysis::cudaVariants()) {
     analysis::GpuModelInputs in = request.inputs;
     if (auto r = request.registers.find(variant); r != request.registers.end())
       in.registers = r->second;
-    // A kernel's static count is what a thread issues per point only where the
-    // code runs once per point: gmem and ro. A march's count adds its prologue
-    // and staging to the loop body, so the plan's estimate stays for them.
+    if (auto b = request.spillBytes.find(variant); b != request.spillBytes.end())
+      in.spillBytes = b->second;
+    if (auto b = request.stackBytes.find(variant); b != request.stackBytes.end())
+      in.stackBytes = b->second;
     const bool straightLine = variant == "gmem" || variant == "ro";
-    if (auto n = request.instructions.find(variant);
-        straightLine && n != request.instructions.end())
+    auto n = request.instructions.find(variant);
+    auto f = request.fp64Instructions.find(variant);
+    if (straightLine && n != request.instructions.end()) {
       in.threadInstructions = double(n->second);
+      if (f != request.fp64Instructions.end())
+        in.threadFp64Instructions = double(f->second);
+    } else if (!straightLine && arithmetic) {
+      in.arithmeticInstructions = *arithmetic;
+      in.threadFp64Instructions = arithmeticFp64;
+    }
     rows.push_back(analysis::predictGpu(c, variant, machine, in));
+    if (variant == "gmem" && in.threadInstructions) {
+      const analysis::GpuTraffic &t = rows.back().traffic;
+      constexpr int kWarp = 32; // requests are per warp, instructions per thread
+      arithmetic = std::max(0.0, *in.threadInstructions -
+                                     kWarp * (t.globalLoadRequests + t.globalStoreRequests));
+      arithmeticFp64 = in.threadFp64Instructions;
+    }
   }
   return rows;
 }
@@ -58,7 +79,10 @@ llvm::json::Object gpuModelJson(const analysis::GpuPrediction &p) {
       {"blocks_per_sm", p.blocksPerSm},
       {"registers", p.registersPerThread},
       {"registers_from", p.registersFromPtxas ? "ptxas" : "estimate"},
-      {"instructions_from", p.instructionsFromPtx ? "ptx" : "estimate"},
+      {"instructions_from", p.instructionsFrom},
+      {"fp64_instructions_per_point", p.fp64InstructionsPerPoint},
+      {"spill_bytes_per_point", p.spillBytesPerPoint},
+      {"spills_in_l1", p.spillsInL1},
       {"shared_bytes_per_block", p.sharedBytesPerBlock},
       {"round_trips_per_point", p.roundTripsPerPoint},
       {"bytes_in_flight_per_sm", p.bytesInFlightPerSm},
@@ -86,16 +110,16 @@ void printGpuModel(const std::vector<analysis::GpuPrediction> &rows,
                     in.shape.planesPerBlock,
                     in.index == analysis::IndexFill::Random ? "random" : "layered",
                     in.tableColumns);
-  os << fmt::format("  {:<12} {:>7} {:>7} {:>9} {:>9} {:>5} {:>9}", "variant", "DRAM B", "L2 B",
-                    "shared wf", "warp ins", "regs", "occupancy");
+  os << fmt::format("  {:<12} {:>7} {:>7} {:>9} {:>9} {:>5} {:>7} {:>9}", "variant", "DRAM B",
+                    "L2 B", "shared wf", "warp ins", "regs", "spill B", "occupancy");
   for (const analysis::GpuBoundTerm &term : rows.front().terms)
     os << fmt::format(" {:>8}", term.name);
   os << fmt::format(" {:>10} {}\n", "predicted", "bound");
   for (const analysis::GpuPrediction &p : rows) {
-    os << fmt::format("  {:<12} {:>7.2f} {:>7.2f} {:>9.3f} {:>9.3f} {:>4}{} {:>9.2f}", p.variant,
-                      p.dramBytesPerPoint, p.l2BytesPerPoint, p.traffic.sharedWavefronts,
+    os << fmt::format("  {:<12} {:>7.2f} {:>7.2f} {:>9.3f} {:>9.3f} {:>4}{} {:>7.0f} {:>9.2f}",
+                      p.variant, p.dramBytesPerPoint, p.l2BytesPerPoint, p.traffic.sharedWavefronts,
                       p.warpInstructionsPerPoint, p.registersPerThread,
-                      p.registersFromPtxas ? " " : "~", p.occupancy);
+                      p.registersFromPtxas ? " " : "~", p.spillBytesPerPoint, p.occupancy);
     for (const analysis::GpuBoundTerm &term : p.terms) // "-": a resource the variant does not use
       os << (std::isfinite(term.gpts) ? fmt::format(" {:>8.1f}", term.gpts)
                                       : fmt::format(" {:>8}", "-"));
@@ -138,6 +162,9 @@ bool measureKernels(const CompiledStencil &c, const std::string &arch, int table
     if (r.sweep == 0 && !request.registers.count(r.variant))
       request.registers[r.variant] = r.registers;
     request.instructions[r.variant] += r.ptxInstructions;
+    request.fp64Instructions[r.variant] += r.ptxFp64Instructions;
+    request.spillBytes[r.variant] += r.spillStores + r.spillLoads;
+    request.stackBytes[r.variant] = std::max(request.stackBytes[r.variant], r.stackBytes);
   }
   return true;
 }

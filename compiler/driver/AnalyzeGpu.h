@@ -25,6 +25,11 @@ struct GpuModelRequest {
   std::map<std::string, int> registers;
   /// PTX instructions per variant, every sweep's kernel together (--ptxas).
   std::map<std::string, int> instructions;
+  /// Of those, FP64 arithmetic (--ptxas).
+  std::map<std::string, int> fp64Instructions;
+  /// Spill stores and loads per thread, every sweep's kernel together, and the
+  /// largest stack frame (--ptxas).
+  std::map<std::string, int> spillBytes, stackBytes;
 };
 
 /// The predictions for every CUDA variant of `c`.

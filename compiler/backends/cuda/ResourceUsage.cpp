@@ -79,6 +79,8 @@ std::vector<KernelResources> parsePtxasOutput(const std::string &text) {
 std::vector<KernelResources> countPtxInstructions(const std::string &ptx) {
   static const std::regex entry(R"(^(\.visible )?\.entry (\S+)\()");
   static const std::regex instruction(R"(^\s+(@!?%\w+\s+)?[a-z][\w.]*[\s;])");
+  static const std::regex fp64(
+      R"(^\s+(@!?%\w+\s+)?(add|sub|mul|fma|mad|div|rcp|sqrt|neg|abs|min|max|setp)(\.\w+)*\.f64[\s;])");
   std::vector<KernelResources> rows;
   bool inKernel = false, inBody = false;
   llvm::SmallVector<llvm::StringRef, 64> lines;
@@ -105,8 +107,11 @@ std::vector<KernelResources> countPtxInstructions(const std::string &ptx) {
       inKernel = inBody = false;
       continue;
     }
-    if (inBody && std::regex_search(line, instruction))
+    if (inBody && std::regex_search(line, instruction)) {
       ++rows.back().ptxInstructions;
+      if (std::regex_search(line, fp64))
+        ++rows.back().ptxFp64Instructions;
+    }
   }
   return rows;
 }
@@ -216,8 +221,10 @@ bool measureResources(const CompiledStencil &compiled, const ResourceUsageOption
     }
     for (KernelResources &r : found)
       for (const KernelResources &c : counted)
-        if (c.sweep == r.sweep && c.variant == r.variant)
+        if (c.sweep == r.sweep && c.variant == r.variant) {
           r.ptxInstructions = c.ptxInstructions;
+          r.ptxFp64Instructions = c.ptxFp64Instructions;
+        }
     for (KernelResources &r : found) {
       // With no rows left to the budget the launcher has one kernel of each
       // marching variant, the <false> instance, whatever rows it stages.

@@ -32,6 +32,9 @@ struct KernelResources {
   /// PTX instructions of the entry, statically (with countInstructions): every
   /// line of its body that is an instruction, slow paths of library calls included.
   int ptxInstructions = 0;
+  /// Of those, the FP64 arithmetic (add, mul, fma, div, setp, ... on .f64), which
+  /// the FP64 lanes execute at their own rate (analysis/GpuModel.h).
+  int ptxFp64Instructions = 0;
 };
 
 /// Static instruction counts of the sweep kernels in PTX text, as rows with
