@@ -10,15 +10,19 @@
 //            block's sectors come from DRAM.
 //   l2       L2 bandwidth / bytes L1 misses per point (each block's
 //            distinct sectors, and its stores; table rows gathered through
-//            L1 count once when they fit in what shared memory leaves of it).
+//            L1 count once when they fit in what shared memory leaves of it),
+//            and spilled registers' bytes when the resident threads' stack
+//            frames do not fit in what shared memory leaves of L1.
 //   l1       multiprocessors x sectors L1 returns a clock / global load
-//            sectors per point (scattered gathers touch many sectors).
+//            sectors per point (scattered gathers touch many sectors) and
+//            spilled registers' sectors (local memory is interleaved by
+//            4-byte words across the lanes: a warp's access is 4 sectors).
 //   shared   multiprocessors x wavefronts a clock / wavefronts per point.
 //   issue    multiprocessors x warp instructions a clock / warp
 //            instructions per point: the compiled kernels' PTX instructions
 //            when measured (a static count: library slow paths included),
 //            else loads, stores, shared accesses and flops from the plan, a
-//            call of sin, cos or exp at its PTX cost (kCallInstructions). A
+//            call of sin, cos or exp at its PTX cost (callCost). A
 //            march's count is not per point (prologue, staging): it takes
 //            gmem's arithmetic (gmem's PTX less its memory accesses) and adds
 //            its own accesses. Spilled registers add their local loads and
@@ -27,10 +31,6 @@
 //            instructions per point (double only): GH100 and GA100 have half
 //            as many FP64 lanes as FP32 ones (CUDA C++ Programming Guide,
 //            throughput of arithmetic instructions).
-//   l1 also counts the sectors of spilled registers (local memory, 4 bytes a
-//            lane interleaved: a warp's access is 4 sectors), and l2 their
-//            bytes when the resident threads' stack frames do not fit in
-//            what shared memory leaves of L1.
 //   latency  Little's law: the points resident threads have in flight,
 //            over the round trips to memory a point waits for in turn
 //            (one for gmem and ro, whose loads are independent; per plane of
