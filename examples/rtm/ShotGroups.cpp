@@ -16,16 +16,6 @@ namespace rtm {
 
 namespace {
 
-int worldSize() {
-#ifdef WAVE_WITH_MPI
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-#else
-  return 1;
-#endif
-}
-
 /// This rank's box of `global` and the halo around it (the whole grid has
 /// at least that halo), in this rank's coordinates.
 rt::Grid<float> partOf(const rt::Grid<float> &global, const rt::Box &o, int halo) {
@@ -38,7 +28,7 @@ rt::Grid<float> partOf(const rt::Grid<float> &global, const rt::Box &o, int halo
 } // namespace
 
 void checkRanksPerShot(int ranksPerShot) {
-  const int ranks = worldSize();
+  const int ranks = wave::ProcessGroup::size();
   if (ranksPerShot < 1)
     throw std::invalid_argument(
         fmt::format("--ranks-per-shot {}: expected 1 or more ranks a shot", ranksPerShot));
@@ -54,7 +44,7 @@ ShotGroups::ShotGroups(int ranksPerShot, int nx, int ny, int nz, wave::Operator 
     : ranksPerShot_(ranksPerShot), nx_(nx), ny_(ny), nz_(nz) {
   checkRanksPerShot(ranksPerShot);
   const int rank = wave::ProcessGroup::rank();
-  groups_ = worldSize() / ranksPerShot;
+  groups_ = wave::ProcessGroup::size() / ranksPerShot;
   group_ = rank / ranksPerShot;
   leader_ = rank % ranksPerShot == 0;
   if (ranksPerShot == 1)

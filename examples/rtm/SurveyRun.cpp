@@ -17,10 +17,6 @@
 
 #include <fmt/format.h>
 
-#ifdef WAVE_WITH_MPI
-#include <mpi.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -61,16 +57,6 @@ private:
   std::string out_, stage_;
   std::vector<std::string> names_;
 };
-
-int processCount() {
-#ifdef WAVE_WITH_MPI
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-#else
-  return 1;
-#endif
-}
 
 bool whole(double v, double unit) { return std::abs(v / unit - std::round(v / unit)) < 1e-9; }
 
@@ -166,7 +152,7 @@ void runSurvey(const SurveyOptions &o) {
                            : fmt::format("a {:g} Hz Ricker wavelet", o.frequency));
   std::fflush(stdout);
 
-  const int rank = wave::ProcessGroup::rank(), ranks = processCount();
+  const int rank = wave::ProcessGroup::rank(), ranks = wave::ProcessGroup::size();
   if (ranks > 1 && (o.storage == Storage::Disk || !o.checkpointDir.empty()))
     throw std::invalid_argument(fmt::format(
         "--storage {}{}: over {} ranks every rank would write the same files; use memory or "

@@ -267,6 +267,11 @@ int ProcessGroup::rank() {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
 }
+int ProcessGroup::size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
 void ProcessGroup::abort(int status) {
   MPI_Abort(MPI_COMM_WORLD, status);
   std::exit(status);
@@ -356,6 +361,7 @@ ProcessGroup::ProcessGroup(int &, char **&) {}
 ProcessGroup::~ProcessGroup() = default;
 bool ProcessGroup::distributed() { return false; }
 int ProcessGroup::rank() { return 0; }
+int ProcessGroup::size() { return 1; }
 void ProcessGroup::abort(int status) { std::exit(status); }
 
 #endif

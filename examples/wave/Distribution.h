@@ -134,6 +134,7 @@ public:
   ~ProcessGroup();
   static bool distributed(); ///< built with MPI
   static int rank();
+  static int size(); ///< the processes of the run (1 without MPI)
   /// Every process leaves with `status`; used when only some processes failed.
   [[noreturn]] static void abort(int status);
 };
