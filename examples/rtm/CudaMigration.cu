@@ -4,6 +4,7 @@
 #include "CudaPropagator.h"
 #include "DeviceKernels.h"
 #include "ShotFiles.h"
+#include "SnapshotFile.h"
 
 #include "stencilc/cuda/DeviceSnapshotWriter.h"
 #include "stencilc/cuda/Streams.h"
@@ -321,13 +322,87 @@ void onDisk(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report
   report.peakBytes = std::max(report.peakBytes, (kHostBuffers + 1) * gridBytes(run.shape()));
 }
 
+/// Revolve's checkpoints in files (--checkpoint-dir), as the CPU path's
+/// CheckpointSlots writes them (SnapshotFile.h: a file per slot and level,
+/// header and checksum checked on read, removed with the shot): each level's
+/// interior downloaded to the host and written; read, checked and uploaded
+/// on restore.
+class CheckpointFiles {
+public:
+  CheckpointFiles(const std::string &dir, const rt::GridShape &shape, cudaStream_t stream,
+                  StorageReport &report)
+      : dir_(dir), shape_{shape.nx, shape.ny, shape.nz}, stream_(stream), report_(report),
+        host_(shape), scratch_(shape) {
+    host_.fill(0.0f);
+  }
+
+  void take(int slot, int state, const cu::DeviceGrid<float> &level, int which) {
+    const auto start = Clock::now();
+    level.download(host_, stream_);
+    STENCILC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    values_.clear();
+    values_.reserve(shape_.points());
+    for (int k = 0; k < shape_.nz; ++k)
+      for (int j = 0; j < shape_.ny; ++j)
+        for (int i = 0; i < shape_.nx; ++i)
+          values_.push_back(host_(i, j, k));
+    const std::string p = path(slot, which);
+    writeSnapshotFile(p, shape_, state, values_);
+    written_.add(p);
+    report_.ioSeconds += secondsSince(start);
+  }
+
+  void restore(int slot, int state, cu::DeviceGrid<float> &level, int which) {
+    const auto start = Clock::now();
+    readSnapshotFile(path(slot, which), shape_, state, values_);
+    size_t n = 0;
+    for (int k = 0; k < shape_.nz; ++k)
+      for (int j = 0; j < shape_.ny; ++j)
+        for (int i = 0; i < shape_.nx; ++i)
+          host_(i, j, k) = values_[n++];
+    // Through a device grid of its own and its interior alone, as the
+    // in-memory slots restore: the level's halo stays as the steps left it.
+    scratch_.upload(host_, stream_);
+    device::copyInterior(rt::readOnlyView(scratch_.view()), level.view(),
+                         {shape_.nx, shape_.ny, shape_.nz}, stream_);
+    STENCILC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    report_.readSeconds += secondsSince(start);
+  }
+
+private:
+  std::string path(int slot, int which) const {
+    char name[48];
+    std::snprintf(name, sizeof(name), "/checkpoint_%03d_%s.bin", slot, which == 0 ? "u" : "u_prev");
+    return dir_ + name;
+  }
+
+  std::string dir_;
+  SnapshotShape shape_;
+  cudaStream_t stream_;
+  StorageReport &report_;
+  rt::Grid<float> host_; ///< a level's way to and from its file (halo zero)
+  cu::DeviceGrid<float> scratch_;
+  std::vector<float> values_;
+  ShotFiles written_; ///< removed with the shot, also on an error
+};
+
 void withRevolve(DeviceShotRun &run, const MigrationOptions &o, StorageReport &report) {
   CudaPropagator &f = run.forward();
+  const bool inFiles = !o.checkpointDir.empty();
   // A state is u at two levels: the current one and the one before.
   std::vector<std::pair<cu::DeviceGrid<float>, cu::DeviceGrid<float>>> slots;
-  for (int s = 0; s < o.checkpoints; ++s)
-    slots.emplace_back(cu::DeviceGrid<float>(run.shape()), cu::DeviceGrid<float>(run.shape()));
-  report.peakBytes = std::max(report.peakBytes, size_t(o.checkpoints) * 2 * gridBytes(run.shape()));
+  std::unique_ptr<CheckpointFiles> files;
+  if (inFiles) {
+    files = std::make_unique<CheckpointFiles>(o.checkpointDir, run.shape(), run.stream(), report);
+    const size_t points = size_t(run.shape().nx) * size_t(run.shape().ny) * size_t(run.shape().nz);
+    report.diskBytes = size_t(o.checkpoints) * 2 * (kSnapshotHeaderBytes + points * sizeof(float));
+    report.peakBytes = std::max(report.peakBytes, gridBytes(run.shape()));
+  } else {
+    for (int s = 0; s < o.checkpoints; ++s)
+      slots.emplace_back(cu::DeviceGrid<float>(run.shape()), cu::DeviceGrid<float>(run.shape()));
+    report.peakBytes =
+        std::max(report.peakBytes, size_t(o.checkpoints) * 2 * gridBytes(run.shape()));
+  }
   const rt::Extent extent{run.shape().nx, run.shape().ny, run.shape().nz};
   auto copy = [&](const cu::DeviceGrid<float> &from, cu::DeviceGrid<float> &to) {
     device::copyInterior(from.view(), to.view(), extent, run.stream());
@@ -335,10 +410,20 @@ void withRevolve(DeviceShotRun &run, const MigrationOptions &o, StorageReport &r
   for (const rt::RevolveStep &a : rt::revolveSchedule(o.steps, o.checkpoints)) {
     switch (a.action) {
     case rt::RevolveAction::Takeshot:
+      if (inFiles) {
+        files->take(a.slot, a.state, f.current(), 0);
+        files->take(a.slot, a.state, f.previous(), 1);
+        break;
+      }
       copy(f.current(), slots[size_t(a.slot)].first);
       copy(f.previous(), slots[size_t(a.slot)].second);
       break;
     case rt::RevolveAction::Restore:
+      if (inFiles) {
+        files->restore(a.slot, a.state, f.current(), 0);
+        files->restore(a.slot, a.state, f.previous(), 1);
+        break;
+      }
       copy(slots[size_t(a.slot)].first, f.current());
       copy(slots[size_t(a.slot)].second, f.previous());
       break;

@@ -288,14 +288,12 @@ int runOnSurvey() {
   o.stencilDir = stencilDirOption;
   if (backendOption == Backend::Cuda) {
     // Each rank migrates whole shots on a device of its own where there are
-    // several (CudaMigration::useDeviceOfRank), its checkpoints in device memory.
+    // several (CudaMigration::useDeviceOfRank), its checkpoints in device
+    // memory or, with --checkpoint-dir, in files as on the CPU path.
     if (o.ranksPerShot > 1)
       throw std::invalid_argument(
           fmt::format("--ranks-per-shot {}: with --backend cuda a shot runs whole on one device",
                       o.ranksPerShot));
-    if (!o.checkpointDir.empty())
-      throw std::invalid_argument("--checkpoint-dir " + o.checkpointDir +
-                                  ": the CUDA path keeps its checkpoints in device memory");
     const auto cudaVariant = parseCudaVariant(
         variantOption.getNumOccurrences() ? variantOption.getValue() : std::string("gmem"));
     if (!cudaVariant)
@@ -410,12 +408,8 @@ int run() {
   // GPU): the CPU's default name would pick the slowest CUDA scheme there.
   const bool cudaVariantGiven = onDevice && variantOption.getNumOccurrences() > 0;
   auto cudaVariant = parseCudaVariant(cudaVariantGiven ? variantOption.getValue() : "gmem");
-  // What the CUDA path does not do is refused, not ignored: it keeps Revolve's
-  // checkpoints on the device and slices no wavefield (it would have to copy
-  // the field back every few steps).
-  if (onDevice && !checkpointDirOption.empty())
-    throw std::invalid_argument("--checkpoint-dir " + checkpointDirOption.getValue() +
-                                ": the CUDA path keeps its checkpoints in device memory");
+  // What the CUDA path does not do is refused, not ignored: it slices no
+  // wavefield (it would have to copy the field back every few steps).
   if (onDevice && snapshotsOption.getNumOccurrences() > 0 && snapshotsOption > 0)
     throw std::invalid_argument(
         fmt::format("--snapshots {}: the CUDA path writes no wavefield slices (--snapshots 0)",
