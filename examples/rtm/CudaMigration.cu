@@ -150,9 +150,13 @@ int CudaMigration::useDeviceOfRank(int rank) {
   return device;
 }
 
-std::vector<std::vector<float>> CudaMigration::modelShot(Model model, const Shot &shot, int steps) {
+std::vector<std::vector<float>> CudaMigration::modelShot(Model model, const Shot &shot, int steps,
+                                                         int every, const AfterStep &afterStep) {
   if (model == Model::True && !state_->inTrue)
     throw std::logic_error("CudaMigration::modelShot: no true model on the device");
+  if (afterStep && every < 1)
+    throw std::invalid_argument("CudaMigration::modelShot: a callback every " +
+                                std::to_string(every) + " steps");
   CudaPropagator &f = model == Model::True ? *state_->inTrue : state_->inMigration;
   const rt::GridShape &shape = state_->migration.shape();
   const device::DeviceStations source(sourceStations(shot), shape),
@@ -160,11 +164,21 @@ std::vector<std::vector<float>> CudaMigration::modelShot(Model model, const Shot
   const cu::DeviceBuffer<double> wavelet = onDevice(waveletOf(shot, steps));
   const size_t count = size_t(receivers.size());
   cu::DeviceBuffer<float> recorded(size_t(steps) * count);
+  std::optional<rt::Grid<float>> host; // u on the host for afterStep
+  if (afterStep) {
+    host.emplace(shape);
+    host->fill(0.0f);
+  }
   f.reset();
   for (int n = 0; n < steps; ++n) {
     f.step(source, wavelet.data() + n);
     receivers.record(rt::readOnlyView(f.current().view()), recorded.data() + size_t(n) * count,
                      f.stream());
+    if (afterStep && (n + 1) % every == 0) {
+      f.current().download(*host, f.stream());
+      STENCILC_CUDA_CHECK(cudaStreamSynchronize(f.stream()));
+      afterStep(n + 1, *host);
+    }
   }
   std::vector<float> flat(size_t(steps) * count);
   if (!flat.empty())

@@ -13,7 +13,9 @@
 //   disk     every imaged u written by stencilc::cuda::DeviceSnapshotWriter (the
 //            download on its copy stream, the file by its worker thread)
 //            as .npy, read back with the shape checked and uploaded;
-//   revolve  the checkpoints are device grids.
+//   revolve  the checkpoints are device grids or, with a checkpoint
+//            directory, the CPU path's checkpoint files (downloaded and
+//            written, read back and uploaded).
 //
 // The arithmetic of injection, recording and imaging is the CPU path's, so
 // the storages' images are equal bit for bit here too. This header holds no
@@ -71,9 +73,14 @@ public:
 
   enum class Model { True, Migration };
   /// What the receivers record after each of `steps` forward steps in
-  /// `model` (rtm::modelShot's arithmetic). Throws std::logic_error for the
-  /// true model when none was given.
-  std::vector<std::vector<float>> modelShot(Model model, const Shot &shot, int steps);
+  /// `model` (rtm::modelShot's arithmetic). With `afterStep`, u is copied
+  /// back to the host after every step that is a multiple of `every` (the
+  /// demonstration's wavefield slices; not every step, which would cost a
+  /// download each) and handed to it. Throws std::logic_error for the true
+  /// model when none was given, std::invalid_argument for `every` < 1 with a
+  /// callback.
+  std::vector<std::vector<float>> modelShot(Model model, const Shot &shot, int steps, int every = 0,
+                                            const AfterStep &afterStep = {});
 
   /// As rtm::migrateShot on the migration model (`options.run` aside: the
   /// kernels' variant is the setup's); the shot's off-grid spreads, when it

@@ -408,14 +408,6 @@ int run() {
   // GPU): the CPU's default name would pick the slowest CUDA scheme there.
   const bool cudaVariantGiven = onDevice && variantOption.getNumOccurrences() > 0;
   auto cudaVariant = parseCudaVariant(cudaVariantGiven ? variantOption.getValue() : "gmem");
-  // What the CUDA path does not do is refused, not ignored: it slices no
-  // wavefield (it would have to copy the field back every few steps).
-  if (onDevice && snapshotsOption.getNumOccurrences() > 0 && snapshotsOption > 0)
-    throw std::invalid_argument(
-        fmt::format("--snapshots {}: the CUDA path writes no wavefield slices (--snapshots 0)",
-                    snapshotsOption.getValue()));
-  if (onDevice)
-    snapshotsOption.setValue(0);
   if (!variant)
     throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
   if (!cudaVariant)
@@ -553,7 +545,7 @@ int run() {
       };
     using Model = CudaMigration::Model;
     // The device runs a shot's modelling as a whole: its progress moves after each run.
-    sh.data = device ? device->modelShot(Model::True, sh, steps)
+    sh.data = device ? device->modelShot(Model::True, sh, steps, sliceEvery, slice)
                      : modelShot(*inTrue, sh, steps, runOptions, &progress, slice);
     if (device)
       progress.advanceBy(steps);
