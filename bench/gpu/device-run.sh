@@ -8,13 +8,18 @@
 #       every dsl-examples/ stencil (float and double) into BUILD_DIR (default
 #       build/) and packs them with the shared libraries they need, the
 #       dynamic loader included, into gpu-run/ (ignored by git, under 64 MiB),
-#       so that a GPU machine with only the CUDA driver can run them.
+#       so that a GPU machine with only the CUDA driver can run them; with
+#       them rtm-gpu (the imaging example's CUDA path, examples/rtm) and
+#       rtm-image-check.
 #   device-run.sh run [PACKAGE_DIR] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B]
 #       on the GPU machine: runs every packed program (the table stencils with
 #       a random and with a layered index) through the packed loader, then
 #       writes OUT/gpu-run.json (results.py's input: one row per stencil,
 #       type, index and variant with gpts_per_s and fraction_of_triad),
 #       OUT/gpu-run.log (every program's own table) and prints one table.
+#       Then (not with --only) rtm-gpu once per operator, 100x24x90, 8 shots,
+#       memory and revolve storages, each image checked by rtm-image-check:
+#       their output in gpu-run.log, a row each in gpu-run.json's "rtm" list.
 #       OUT defaults to $OUT where the device tool sets it, else gpu-run-out/.
 #       The grids are 512 x 512 x 400 (16384^2 in 2D) unless --size says
 #       otherwise: at least 4x the L2 of an H100 or H200 for every example.
@@ -22,8 +27,9 @@
 #       some kernels); --quick times fewer steps.
 #   device-run.sh --dry-run [BUILD_DIR] [--out DIR]
 #       here: the same run through the CUDA emulator (the programs tests/
-#       builds against it) on tiny grids: what CI runs, so that the script,
-#       the checks and the JSON are exercised without a GPU.
+#       builds against it) on tiny grids, and rtm (the emulator build) on
+#       one 21-step shot per operator without the image check: what CI runs,
+#       so that the script, the checks and the JSON are exercised without a GPU.
 #
 # Exits non-zero if any program fails: a variant that does not match the
 # reference evaluator fails its program, and its timings are not reported.
@@ -50,17 +56,22 @@ package() {
     echo "${examples[*]}"
   )
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DSTENCILC_GPU_BENCH_EXAMPLES="$list" -DCMAKE_CUDA_ARCHITECTURES="80;90" >/dev/null ||
+    -DSTENCILC_GPU_BENCH_EXAMPLES="$list" -DCMAKE_CUDA_ARCHITECTURES="80;90" \
+    -DSTENCILC_BUILD_RTM_GPU=ON >/dev/null ||
     die "cmake failed in $build"
   local targets=()
   for e in "${examples[@]}"; do
     targets+=("gpu-bench-${e}_f32" "gpu-bench-${e}_f64")
   done
-  cmake --build "$build" --target "${targets[@]}" || die "the gpu-bench programs did not build"
+  cmake --build "$build" --target "${targets[@]}" rtm-gpu rtm-image-check ||
+    die "the gpu-bench programs or rtm-gpu did not build"
   rm -rf "$pkg"
   mkdir -p "$pkg/bin" "$pkg/lib"
   for t in "${targets[@]}"; do
     strip -o "$pkg/bin/$t" "$build/bench/gpu/$t" || die "cannot copy $t"
+  done
+  for t in rtm-gpu rtm-image-check; do
+    strip -o "$pkg/bin/$t" "$build/examples/rtm/$t" || die "cannot copy $t"
   done
   # Every shared library the programs load, except the driver's (libcuda comes with the GPU
   # machine's driver and must match it), and the loader that goes with this machine's libc:
@@ -122,6 +133,62 @@ run_all() {
   echo "device-run.sh: $ran runs, every variant matched the reference evaluator"
 }
 
+# run_rtm RTM IMAGE_CHECK OUT_DIR LAUNCHER SIZE SHOTS EXTRA...: the imaging example on the CUDA path
+# (docs/SEISMIC.md §The CUDA path), once per operator with the memory and revolve storages
+# (rtm fails unless their images are bit-identical), each image then checked by rtm-image-check
+# (the reflectors where the model has them) unless IMAGE_CHECK is empty (the dry run's grid is
+# too small to image them). Their output goes to OUT_DIR/gpu-run.log, and a
+# row per operator to the "rtm" list of OUT_DIR/gpu-run.json (a key of its own: results.py's
+# rows are the gpu-bench programs'), with the storages' seconds per shot.
+run_rtm() {
+  local rtm=$1 check=$2 out=$3 launcher=$4 size=$5 shots=$6 failed=()
+  shift 6
+  local rows=$out/rtm-rows.txt
+  : >"$rows"
+  for op in fd8 ete37; do
+    local dir=$out/rtm-$op
+    echo "== rtm --backend cuda --operator $op --size $size --shots $shots" | tee -a "$out/gpu-run.log"
+    local start=$SECONDS status=ok
+    if $launcher "$rtm" --backend=cuda --operator="$op" --size="$size" --shots="$shots" \
+      --frequency=20 --storage=memory,revolve --snapshots=0 \
+      --stencil-dir="$root/examples/wave" --out="$dir" "$@" >"$dir.log" 2>&1 &&
+      { [[ -z $check ]] || $launcher "$check" "$dir" >>"$dir.log" 2>&1; }; then
+      echo "   ok in $((SECONDS - start)) s"
+    else
+      status=failed
+      echo "   FAILED (see gpu-run.log)"
+      tail -5 "$dir.log"
+      failed+=("rtm-$op")
+    fi
+    cat "$dir.log" >>"$out/gpu-run.log"
+    echo "$op $status $((SECONDS - start)) $dir.log" >>"$rows"
+  done
+  python3 - "$out/gpu-run.json" "$rows" "$size" "$shots" <<'PY' || failed+=("rtm-json")
+import json, pathlib, re, sys
+path, rows, size, shots = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+run = json.loads(pathlib.Path(path).read_text()) if pathlib.Path(path).exists() else {}
+run["rtm"] = []
+for line in pathlib.Path(rows).read_text().splitlines():
+    op, status, seconds, log = line.split(maxsplit=3)
+    text = pathlib.Path(log).read_text()
+    # rtm's storage table: "memory  s/shot  fwd steps ..." rows.
+    per_shot = {m.group(1): float(m.group(2))
+                for m in re.finditer(r"^(memory|revolve)\s+([0-9.]+)\s", text, re.M)}
+    run["rtm"].append({"operator": op, "size": size, "shots": shots,
+                       "ok": status == "ok", "seconds": int(seconds),
+                       "seconds_per_shot": per_shot,
+                       "device": (re.findall(r"cuda backend on ([^(\n]*[^ (\n])", text) or [""])[0]})
+pathlib.Path(path).write_text(json.dumps(run, indent=1) + "\n")
+PY
+  rm -f "$rows"
+  if ((${#failed[@]})); then
+    echo "device-run.sh: failed: ${failed[*]}" >&2
+    return 1
+  fi
+  echo "device-run.sh: rtm on the CUDA path, both operators: memory and revolve bit-identical" \
+    "$([[ -n $check ]] && echo ", the reflectors imaged")"
+}
+
 run_packed() {
   local pkg=$root/gpu-run out=${OUT:-$root/gpu-run-out} size3=512,512,400 size2=16384,16384,1 only=
   local extra=(--repeats=5 --steps=10)
@@ -158,6 +225,9 @@ run_packed() {
   fi
   run_all "$pkg/bin" "$out" launch "$size3" "$size2" "$only" "${extra[@]}"
   local status=$?
+  if [[ -z $only ]]; then
+    run_rtm "$pkg/bin/rtm-gpu" "$pkg/bin/rtm-image-check" "$out" launch 100x24x90 8 || status=1
+  fi
   cat "$out/gpu-run.log.head" "$out/gpu-run.log" >"$out/gpu-run.log.all" &&
     mv "$out/gpu-run.log.all" "$out/gpu-run.log" && rm -f "$out/gpu-run.log.head"
   rm -rf "$out/parts"
@@ -177,7 +247,10 @@ dry_run() {
   fi
   direct() { "$@"; }
   run_all "$build/bench/gpu/emulated" "$out" direct 40,24,20 96,64,1 "" \
-    --repeats=1 --steps=2 --triad-elements=65536
+    --repeats=1 --steps=2 --triad-elements=65536 || return 1
+  # rtm on the emulator, 21 steps of one shot: the script's rtm path, not the image's quality.
+  OMP_NUM_THREADS=1 run_rtm "$build/examples/rtm/rtm" "" "$out" direct 48x24x56 1 --time=0.03 \
+    --sponge=8
 }
 
 case ${1:-} in
