@@ -226,7 +226,8 @@ run_packed() {
   run_all "$pkg/bin" "$out" launch "$size3" "$size2" "$only" "${extra[@]}"
   local status=$?
   if [[ -z $only ]]; then
-    run_rtm "$pkg/bin/rtm-gpu" "$pkg/bin/rtm-image-check" "$out" launch 100x24x90 8 || status=1
+    run_rtm "$pkg/bin/rtm-gpu" "$pkg/bin/rtm-image-check" "$out" launch 100x24x90 8 \
+      --time=0.8 --sponge=8 --smoothing=2 || status=1
   fi
   cat "$out/gpu-run.log.head" "$out/gpu-run.log" >"$out/gpu-run.log.all" &&
     mv "$out/gpu-run.log.all" "$out/gpu-run.log" && rm -f "$out/gpu-run.log.head"
