@@ -25,13 +25,7 @@ namespace stencilc {
 
 /// Bytes of grid per point: every field in its own element type, none sharing
 /// storage (out of place, the larger of the two set-ups).
-int gridBytesPerPoint(const ir::Stencil &s) {
-  int bytes = 0;
-  for (const ir::Field &f : s.fields)
-    bytes += f.role == ir::FieldRole::Index ? ir::indexTypeBytes(f.indexType)
-                                            : ir::elemTypeBytes(s.elemType);
-  return bytes;
-}
+int gridBytesPerPoint(const ir::Stencil &s) { return analysis::compulsoryBytes(s); }
 
 /// The default grid: the smallest N (a multiple of 8, at least 64) whose N^3
 /// (N^2 in 2D) points make a working set of at least 4x the last-level cache,
