@@ -436,15 +436,14 @@ int run() {
     footprint.checkpoints = checkpointsOption;
     footprint.checkpointsOnDisk = !checkpointDirOption.empty();
     // The storages migrate one after the other: the largest decides.
-    Storage largest = storages.front();
-    for (Storage s : storages) {
-      MigrationFootprint other = footprint;
-      other.storage = s;
-      footprint.storage = largest;
-      if (memoryBytes(other) > memoryBytes(footprint))
-        largest = s;
-    }
-    footprint.storage = largest;
+    auto bytesWith = [&](Storage s) {
+      MigrationFootprint f = footprint;
+      f.storage = s;
+      return memoryBytes(f);
+    };
+    footprint.storage =
+        *std::max_element(storages.begin(), storages.end(),
+                          [&](Storage a, Storage b) { return bytesWith(a) < bytesWith(b); });
     checkFootprint(footprint, "");
   }
   const rt::Grid<float> vTrue = trueModel(n, h, wave::kHalo);
