@@ -45,9 +45,11 @@ llvm::json::Object choiceObject(const TunedChoice &c) {
       {"variant", c.run.variant},
       {"block_y", c.run.blockY},
       {"block_z", c.run.blockZ},
+      {"block_x", c.run.blockX},
       {"time_depth", c.run.timeDepth},
       {"time_tile_y", c.run.timeTileY},
       {"time_tile_z", c.run.timeTileZ},
+      {"time_tile_x", c.run.timeTileX},
       {"gpts_per_s", c.gptsPerSecond},
       {"default_gpts_per_s", c.defaultGptsPerSecond},
       {"size", llvm::json::Array{c.nx, c.ny, c.nz}},
@@ -101,6 +103,12 @@ public:
     }
     return *i;
   }
+  /// integer(), with `absent` where the key is missing (a key added after
+  /// files that lack it were written).
+  long long optionalInteger(const llvm::json::Object &o, const std::string &where,
+                            llvm::StringRef key, long long lo, long long hi, long long absent) {
+    return o.get(key) ? integer(o, where, key, lo, hi) : absent;
+  }
   double number(const llvm::json::Object &o, const std::string &where, llvm::StringRef key) {
     const llvm::json::Value *v = o.get(key);
     auto d = v ? v->getAsNumber() : llvm::None;
@@ -125,8 +133,8 @@ private:
 
 TunedChoice readChoice(Reader &r, const llvm::json::Object &o, const std::string &where) {
   r.onlyKeys(o, where,
-             {"variant", "block_y", "block_z", "time_depth", "time_tile_y", "time_tile_z",
-              "gpts_per_s", "default_gpts_per_s", "size", "date"});
+             {"variant", "block_y", "block_z", "block_x", "time_depth", "time_tile_y",
+              "time_tile_z", "time_tile_x", "gpts_per_s", "default_gpts_per_s", "size", "date"});
   TunedChoice c;
   c.run.variant = r.string(o, where, "variant");
   if (!r.failed() && c.run.variant != "naive" && c.run.variant != "blocked" &&
@@ -139,6 +147,9 @@ TunedChoice readChoice(Reader &r, const llvm::json::Object &o, const std::string
   c.run.timeDepth = int(r.integer(o, where, "time_depth", 1, 64));
   c.run.timeTileY = int(r.integer(o, where, "time_tile_y", 0, kMaxTile));
   c.run.timeTileZ = int(r.integer(o, where, "time_tile_z", 0, kMaxTile));
+  // Files from before x tiles have none: whole rows, as those kernels ran.
+  c.run.blockX = int(r.optionalInteger(o, where, "block_x", 0, kMaxTile, 0));
+  c.run.timeTileX = int(r.optionalInteger(o, where, "time_tile_x", 0, kMaxTile, 0));
   c.gptsPerSecond = r.number(o, where, "gpts_per_s");
   c.defaultGptsPerSecond = r.number(o, where, "default_gpts_per_s");
   const llvm::json::Value *size = o.get("size");

@@ -8,7 +8,8 @@
 // steps per pass (docs/PERFORMANCE.md "Tuning") in three rounds over one grid:
 //
 //   1. coarse: every variant at a few tile sizes, single sweeps and 2 or 4
-//      steps per pass where the stencil advances time levels, one timing each;
+//      steps per pass where the stencil advances time levels, tiles cut in x
+//      where a row holds two, one timing each;
 //   2. fine: the three fastest of round 1 again and their neighbours (tiles
 //      halved and doubled, the steps per pass halved and doubled), median of 3;
 //   3. confirmation: the fastest of round 2 and the untuned defaults
@@ -103,8 +104,8 @@ std::optional<std::vector<Measured>> timeConfigs(const CompiledHarness &h,
   {
     std::ofstream out(listFile);
     for (const Config &c : list)
-      out << c.variant << " " << c.blockY << " " << c.blockZ << " " << c.timeDepth << " "
-          << c.timeTileY << " " << c.timeTileZ << "\n";
+      out << c.variant << " " << c.blockX << " " << c.blockY << " " << c.blockZ << " "
+          << c.timeDepth << " " << c.timeTileX << " " << c.timeTileY << " " << c.timeTileZ << "\n";
   }
   if (!runProgram({h.program(), "time", std::to_string(nx), std::to_string(ny), std::to_string(nz),
                    std::to_string(nd), "random", std::to_string(repeats), alternate ? "1" : "0",
@@ -132,7 +133,7 @@ std::vector<Config> uniqueConfigs(const std::vector<Config> &list) {
 }
 
 /// Round 1: the defaults first (so a short budget still measures them), then a coarse grid.
-std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int ny, int nz) {
+std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int nx, int ny, int nz) {
   std::vector<Config> list{kDefault};
   const std::vector<int> depths = timeTileable ? std::vector<int>{2, 4} : std::vector<int>{};
   for (const char *v : {"blocked", "planes"})
@@ -153,16 +154,29 @@ std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int n
         for (int tz : tileZs)
           if (ty <= ny && tz <= nz)
             list.push_back({v, 0, 0, depth, ty, tz});
+  // Tiles cut in x, where rows are long enough to hold two (docs/PERFORMANCE.md §Tiles cut in
+  // x): blocked with the planner's y and z tiles, and the runtime's time tiles.
+  for (int bx : {128, 256})
+    if (2 * bx <= nx) {
+      Config c{"blocked", 0, 0, 1, 0, 0};
+      c.blockX = bx;
+      list.push_back(c);
+      for (int depth : depths) {
+        c = {"naive", 0, 0, depth, 0, 0};
+        c.timeTileX = bx;
+        list.push_back(c);
+      }
+    }
   return uniqueConfigs(list);
 }
 
 /// Round 2: each of `best` and its neighbours.
-std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> &best, int ny,
-                                int nz) {
+std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> &best, int nx,
+                                int ny, int nz) {
   std::vector<Config> list{kDefault};
   auto valid = [&](const Config &c) {
-    return c.blockY <= ny && c.blockZ <= nz && c.timeTileY <= ny && c.timeTileZ <= nz &&
-           c.timeDepth <= 8;
+    return c.blockX <= nx && c.blockY <= ny && c.blockZ <= nz && c.timeTileX <= nx &&
+           c.timeTileY <= ny && c.timeTileZ <= nz && c.timeDepth <= 8;
   };
   for (const Config &b : best) {
     list.push_back(b);
@@ -199,6 +213,17 @@ std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> 
         if (c.timeDepth >= 2)
           near.push_back(c);
       }
+    }
+    // x tiles where the pick has them: half and twice as wide.
+    for (int f : {2, -2}) {
+      Config c = b;
+      if (b.timeDepth == 1 && b.blockX > 0)
+        c.blockX = f > 0 ? b.blockX * 2 : std::max(16, b.blockX / 2);
+      else if (b.timeDepth > 1 && b.timeTileX > 0)
+        c.timeTileX = f > 0 ? b.timeTileX * 2 : std::max(16, b.timeTileX / 2);
+      else
+        continue;
+      near.push_back(c);
     }
     for (const Config &c : near)
       if (valid(c))
@@ -269,7 +294,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
     return sorted;
   };
 
-  const std::vector<Config> coarse = coarseConfigs(s, timeTileable, ny, nz);
+  const std::vector<Config> coarse = coarseConfigs(s, timeTileable, nx, ny, nz);
   note(fmt::format("round 1 of 3: {} configurations, one timing each", coarse.size()));
   auto round1 = timeConfigs(*h, coarse, nx, ny, nz, nd, 1, false,
                             0.6 * budgetOption - secondsSince(start), "round1");
@@ -286,7 +311,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   for (size_t i = 0; i < sorted1.size() && best.size() < 3; ++i)
     best.push_back(sorted1[i].config);
 
-  const std::vector<Config> fine = fineConfigs(s, best, ny, nz);
+  const std::vector<Config> fine = fineConfigs(s, best, nx, ny, nz);
   note(fmt::format("round 2 of 3: {} configurations, median of 3", fine.size()));
   auto round2 = timeConfigs(*h, fine, nx, ny, nz, nd, 3, false,
                             0.9 * budgetOption - secondsSince(start), "round2");

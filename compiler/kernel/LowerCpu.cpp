@@ -344,8 +344,8 @@ private:
 
   Function blockedDriver(int s, int planes) const {
     Function f = driver(fmt::format("sweep{}_blocked", s),
-                        fmt::format("Sweep {}, blocked: tiles of by rows x bz planes (x is never "
-                                    "tiled), one tile per task.",
+                        fmt::format("Sweep {}, blocked: tiles of bx points x by rows x bz planes "
+                                    "(bx: whole rows unless asked), one tile per task.",
                                     s));
     f.outputPlanes = planes;
     f.params.tileSizes = true;

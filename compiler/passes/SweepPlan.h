@@ -56,7 +56,9 @@ struct StagedTable {
   int beginRow = 0, endRow = 0;
 };
 
-/// A tile of `y` rows by `z` planes (x is never tiled on the CPU).
+/// A tile of `y` rows by `z` planes. In x the CPU tiles are whole rows unless a
+/// caller asks for less (rt::RunOptions::blockX): cutting rows lost wherever it
+/// was measured (docs/PERFORMANCE.md §Tiles cut in x).
 struct CpuTile {
   int y = 0, z = 0;
 };

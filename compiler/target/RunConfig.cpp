@@ -11,13 +11,15 @@ std::string RunConfig::describe() const {
                                 z ? std::to_string(z) : "default")
                   : std::string("default");
   };
+  auto xTiles = [](int x) { return x ? fmt::format(", x tiles of {} points", x) : std::string(); };
   std::string t = variant;
   if (variant != "naive")
-    t += ", tiles " + tiles(blockY, blockZ);
+    t += ", tiles " + tiles(blockY, blockZ) + xTiles(blockX);
   if (timeDepth == 1)
     return t + ", single sweeps";
   return t +
-         fmt::format(", {} steps per pass, time tiles {}", timeDepth, tiles(timeTileY, timeTileZ));
+         fmt::format(", {} steps per pass, time tiles {}", timeDepth, tiles(timeTileY, timeTileZ)) +
+         xTiles(timeTileX);
 }
 
 } // namespace stencilc::target

@@ -22,12 +22,17 @@ struct RunConfig {
   int blockY = 0, blockZ = 0;       ///< rt::RunOptions tiles; 0: the kernel's default
   int timeDepth = 1;                ///< time steps per pass (rt::TimeTiling); 1: single sweeps
   int timeTileY = 0, timeTileZ = 0; ///< rt::TimeTiling tiles; 0: the runtime's default
+  /// Tile widths in x of rt::RunOptions and rt::TimeTiling; 0: the whole row.
+  int blockX = 0, timeTileX = 0;
 
-  auto tie() const { return std::tie(variant, blockY, blockZ, timeDepth, timeTileY, timeTileZ); }
+  auto tie() const {
+    return std::tie(variant, blockY, blockZ, blockX, timeDepth, timeTileY, timeTileZ, timeTileX);
+  }
   bool operator<(const RunConfig &o) const { return tie() < o.tie(); }
   bool operator==(const RunConfig &o) const { return tie() == o.tie(); }
 
-  /// "blocked, tiles 16 x default, 4 steps per pass, time tiles 32 x 8".
+  /// "blocked, tiles 16 x default, 4 steps per pass, time tiles 32 x 8"; x tiles,
+  /// where set, as "x tiles of 128 points" after the tiles they go with.
   std::string describe() const;
 };
 

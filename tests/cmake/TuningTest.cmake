@@ -79,9 +79,9 @@ configure(TUNING "-DCMAKE_MAKE_PROGRAM=${NINJA}" -DCMAKE_BUILD_TYPE=Debug
           "-DSTENCILS_DIR=${stencils}" "-DTUNING_FILE=${tuning}")
 
 run_ninja("first build")
-expect_in(blur.h "kDefaultOptions{rt::Variant::Planes, 4, 0, std::nullopt}" "first build")
+expect_in(blur.h "kDefaultOptions{rt::Variant::Planes, 4, 0, 0, std::nullopt}" "first build")
 expect_in(blur.h "kTimeTiling{2, 0, 16, 0}" "first build")
-expect_in(sharpen.h "kDefaultOptions{rt::Variant::Naive, 0, 0, std::nullopt}" "first build")
+expect_in(sharpen.h "kDefaultOptions{rt::Variant::Naive, 0, 0, 0, std::nullopt}" "first build")
 if(NOT output MATCHES "no tuned defaults for stencil 'sharpen' \\(float\\): it has no entry for stencil 'sharpen' on this machine")
   fail("first build: no warning that sharpen has no entry")
 endif()
@@ -93,7 +93,7 @@ run_ninja("tuning file edited")
 if(NOT output MATCHES "Generating cpu kernel blur from")
   fail("tuning file edited: blur was not generated again")
 endif()
-expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, std::nullopt}" "tuning file edited")
+expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, 0, std::nullopt}" "tuning file edited")
 
 # A TUNING or MACHINE (stencilc_add_kernels option `option`, the project's -D`variable`) naming
 # no file stops CMake with a message naming it.
@@ -120,7 +120,7 @@ expect_missing_refused(MACHINE MACHINE_FILE)
 # per pass, as it advances no time level.
 configure(MACHINE "-DMACHINE_FILE=${SOURCE_DIR}/tests/lit/tune/Inputs/probed-cpu.json")
 run_ninja("machine file added")
-expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, std::nullopt}" "machine file added")
+expect_in(blur.h "kDefaultOptions{rt::Variant::Blocked, 4, 0, 0, std::nullopt}" "machine file added")
 expect_in(sharpen.h "from the roofline model on probed-cpu.json" "machine file added")
 expect_in(sharpen.h "one step per pass \\(output 'v' advances no time level\\)" "machine file added")
 expect_in(sharpen.h "kTimeTiling{1, 0, 0, 0}" "machine file added")

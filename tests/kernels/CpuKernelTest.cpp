@@ -67,13 +67,34 @@ std::vector<Case> allCases() {
   return cases;
 }
 
+/// Tiles of a test: x (0: whole rows), y and z (0: the kernel's defaults).
+struct Tiles {
+  int x = 0, y = 0, z = 0;
+};
+
+/// The defaults and small tiles (partial tiles and ring wrap-around happen).
+constexpr Tiles kTestTiles[] = {{0, 0, 0}, {0, 3, 4}};
+/// Those and the small ones cut in x too (16 points, a tile that divides no test's
+/// rows), for the region checks; XTilesGiveWholeRowsBitForBit ties x tiles to whole rows.
+constexpr Tiles kRegionTestTiles[] = {{0, 0, 0}, {0, 3, 4}, {16, 3, 4}};
+
+rt::RunOptions optionsOf(rt::Variant variant, Tiles t) {
+  rt::RunOptions o{variant, t.y, t.z};
+  o.blockX = t.x;
+  return o;
+}
+
+std::string tilesText(const rt::KernelInfo &info, rt::Variant variant, Tiles t) {
+  return fmt::format("{} {} bx {} by {} bz {}", info.name, rt::variantName(variant), t.x, t.y, t.z);
+}
+
 template <typename Real>
 void runAndCompare(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::Variant variant,
-                   rt::GridShape shape, bool inPlace, int blockY, int blockZ) {
-  rt::RunOptions options{variant, blockY, blockZ};
+                   rt::GridShape shape, bool inPlace, Tiles tiles) {
+  const rt::RunOptions options = optionsOf(variant, tiles);
   kerneltest::runAndCompare<Real>(
       info, stencil, shape, inPlace, [&](const rt::ErasedArgs &args) { info.run(args, options); },
-      fmt::format("{} {} by {} bz {}", info.name, rt::variantName(variant), blockY, blockZ));
+      tilesText(info, variant, tiles));
 }
 
 class CpuKernel : public testing::TestWithParam<Case> {};
@@ -105,11 +126,11 @@ TEST_P(CpuKernel, MatchesReferenceEvaluator) {
     for (bool inPlace : {false, true}) {
       if (inPlace && !canRunInPlace)
         continue;
-      for (auto [by, bz] : {std::pair{0, 0}, std::pair{3, 4}}) {
+      for (Tiles tiles : kTestTiles) {
         if (std::string(info.elemType) == "float")
-          runAndCompare<float>(info, stencil, GetParam().variant, shape, inPlace, by, bz);
+          runAndCompare<float>(info, stencil, GetParam().variant, shape, inPlace, tiles);
         else
-          runAndCompare<double>(info, stencil, GetParam().variant, shape, inPlace, by, bz);
+          runAndCompare<double>(info, stencil, GetParam().variant, shape, inPlace, tiles);
         if (HasFatalFailure())
           return;
       }
@@ -125,17 +146,16 @@ kerneltest::RegionCall regionCall(const rt::KernelInfo &info, rt::RunOptions opt
   };
 }
 
-/// The region checks of tests/support/KernelComparison.h with the default tiles and small
-/// ones (3 rows x 4 planes), so that boxes end inside tiles and tiles inside boxes.
+/// The region checks of tests/support/KernelComparison.h with kRegionTestTiles, so that
+/// boxes end inside tiles and tiles inside boxes.
 template <typename Real>
 void checkRegions(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::Variant variant) {
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
-  for (auto [by, bz] : {std::pair{0, 0}, std::pair{3, 4}}) {
-    const rt::RunOptions options{variant, by, bz};
-    const std::string label =
-        fmt::format("{} {} by {} bz {}", info.name, rt::variantName(variant), by, bz);
+  for (Tiles tiles : kRegionTestTiles) {
+    const rt::RunOptions options = optionsOf(variant, tiles);
+    const std::string label = tilesText(info, variant, tiles);
     kerneltest::checkBoxes<Real>(info, stencil, regionCall(info, options), label);
     for (bool inPlace : {false, true})
       if (!inPlace || canRunInPlace)
@@ -153,6 +173,49 @@ TEST_P(CpuKernel, RegionsComputeExactlyTheirBox) {
     checkRegions<float>(info, stencil, GetParam().variant);
   else
     checkRegions<double>(info, stencil, GetParam().variant);
+}
+
+/// Tiles cut in x give the whole rows' bits (every tile computes each point by the
+/// same expression): x tiles of 16 points (rounded up from 5) on rows of 37 and 19
+/// points, in place and out of place.
+template <typename Real>
+void checkXTiles(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::Variant variant) {
+  bool canRunInPlace = false;
+  for (const rt::KernelFieldInfo &f : info.fields)
+    canRunInPlace |= f.overwrites >= 0;
+  const std::vector<rt::GridShape> shapes =
+      info.dims == 3 ? std::vector<rt::GridShape>{{3, 37, 11, 9, 0}, {3, 19, 7, 5, 0}}
+                     : std::vector<rt::GridShape>{{2, 37, 13, 1, 0}};
+  for (const rt::GridShape &shape : shapes)
+    for (bool inPlace : {false, true}) {
+      if (inPlace && !canRunInPlace)
+        continue;
+      kerneltest::checkSameStep<Real>(info, stencil, shape,
+                                      regionCall(info, optionsOf(variant, {0, 3, 4})),
+                                      regionCall(info, optionsOf(variant, {5, 3, 4})), inPlace,
+                                      tilesText(info, variant, {5, 3, 4}));
+      if (::testing::Test::HasFatalFailure())
+        return;
+    }
+}
+
+TEST_P(CpuKernel, XTilesGiveWholeRowsBitForBit) {
+  const rt::KernelInfo &info = *GetParam().kernel;
+  ir::Stencil stencil = kerneltest::stencilOfKernel(info);
+  if (std::string(info.elemType) == "float")
+    checkXTiles<float>(info, stencil, GetParam().variant);
+  else
+    checkXTiles<double>(info, stencil, GetParam().variant);
+}
+
+TEST(ChooseRowBlock, WholeRowsUnlessAskedAndWholeLinesOtherwise) {
+  EXPECT_EQ(rt::chooseRowBlock(0, 37), 37);
+  EXPECT_EQ(rt::chooseRowBlock(-3, 37), 37);
+  EXPECT_EQ(rt::chooseRowBlock(5, 37), 16);
+  EXPECT_EQ(rt::chooseRowBlock(16, 37), 16);
+  EXPECT_EQ(rt::chooseRowBlock(17, 37), 32);
+  EXPECT_EQ(rt::chooseRowBlock(100, 37), 37);
+  EXPECT_EQ(rt::chooseRowBlock(5, 0), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Generated, CpuKernel, testing::ValuesIn(allCases()), caseName);

@@ -267,6 +267,23 @@ void checkSplitStep(const rt::KernelInfo &info, const ir::Stencil &stencil, cons
   }
 }
 
+/// Two ways of making the same step (tiles cut another way, say) give all of the
+/// storage, halo and padding too, the same bits, on `shape`.
+template <typename Real>
+void checkSameStep(const rt::KernelInfo &info, const ir::Stencil &stencil, rt::GridShape shape,
+                   const RegionCall &want, const RegionCall &got, bool inPlace,
+                   const std::string &label) {
+  RegionStep<Real> a(info, stencil, shape, inPlace), b(info, stencil, shape, inPlace);
+  a.run(want, {std::nullopt});
+  b.run(got, {std::nullopt});
+  for (int f : a.outputs())
+    ASSERT_EQ(std::memcmp(b.field(f).storage(), a.field(f).storage(),
+                          sizeof(Real) * a.field(f).storageElements()),
+              0)
+        << label << " field " << info.fields[f].name << (inPlace ? " in place" : "")
+        << ": the two steps differ";
+}
+
 /// Every box of boxesOutside(regionShape) is refused with a KernelError that starts with the
 /// kernel's name and names the box.
 inline void checkBoxesOutsideRefused(const rt::KernelInfo &info, const RegionCall &call,

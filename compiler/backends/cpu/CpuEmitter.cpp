@@ -17,15 +17,13 @@
 #include "backends/KernelNames.h"
 #include "backends/KernelWalker.h"
 #include "backends/cpu/BodyUses.h"
+#include "backends/cpu/CpuRunEntry.h"
 #include "ir/Printer.h"
 #include "ir/linear/LinearFormPrinter.h"
 #include "kernel/KernelIR.h"
 #include "support/Template.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 #include <algorithm>
-#include <cctype>
 #include <fmt/format.h>
 
 #include <map>
@@ -330,7 +328,7 @@ private:
     else
       out += fmt::format("void {}(const Args &args, const Tables &tables, const rt::Box &box{}) "
                          "{{\n",
-                         f.name, f.params.tileSizes ? ", int by, int bz" : "");
+                         f.name, f.params.tileSizes ? ", int bx, int by, int bz" : "");
     out += walk(f.body, "  ");
     out += "}\n\n";
     return out;
@@ -376,18 +374,32 @@ private:
     return out + " {\n" + walk(n.body, indent + "  ") + indent + "}\n";
   }
 
+  /// The tile ranges along x, y and z, and the loops over them (x innermost,
+  /// so that consecutive tiles of a thread share their y and z neighbours).
+  static std::string tileRanges(const std::string &indent) {
+    return indent + "const rt::TileRange xs{box.x0, box.x1, bx}, ys{box.y0, box.y1, by}, "
+                    "zs{box.z0, box.z1, bz};\n";
+  }
+  static std::string tileLoops(const std::string &indent) {
+    return fmt::format("{0}for (int tz = 0; tz < zs.count(); ++tz)\n"
+                       "{0}  for (int ty = 0; ty < ys.count(); ++ty)\n"
+                       "{0}    for (int tx = 0; tx < xs.count(); ++tx) {{\n"
+                       "{0}      const std::ptrdiff_t y0 = ys.begin(ty), y1 = ys.end(ty), "
+                       "z0 = zs.begin(tz), z1 = zs.end(tz);\n"
+                       "{0}      const rt::Box tile{{xs.begin(tx), int(y0), int(z0), xs.end(tx), "
+                       "int(y1), int(z1)}};\n",
+                       indent);
+  }
+
   /// blocked: one tile per task.
   std::string tiles(const Node &n, const std::string &indent) {
-    std::string out = fmt::format(
-        "{0}const rt::TileRange ys{{box.y0, box.y1, by}}, zs{{box.z0, box.z1, bz}};\n"
-        "#pragma omp parallel for collapse(2) schedule(static)\n"
-        "{0}for (int tz = 0; tz < zs.count(); ++tz)\n"
-        "{0}  for (int ty = 0; ty < ys.count(); ++ty) {{\n"
-        "{0}    const std::ptrdiff_t y0 = ys.begin(ty), y1 = ys.end(ty), z0 = zs.begin(tz), "
-        "z1 = zs.end(tz);\n",
-        indent);
-    out += walk(n.body, indent + "    ");
-    out += indent + "  }\n";
+    std::string out = tileRanges(indent);
+    out += "#pragma omp parallel for collapse(3) schedule(static)\n";
+    out += tileLoops(indent);
+    rowBox_ = "tile";
+    out += walk(n.body, indent + "      ");
+    rowBox_ = "box";
+    out += indent + "    }\n";
     return out;
   }
 
@@ -414,7 +426,7 @@ private:
                                   "{0}constexpr int kOutputs = {3}; // outputs with partial sums "
                                   "in this sweep\n",
                                   indent, f.ringDzMin, f.ringDzMax, f.ringOutputs);
-    out += indent + "const rt::TileRange ys{box.y0, box.y1, by}, zs{box.z0, box.z1, bz};\n";
+    out += tileRanges(indent);
     out += indent + "const std::ptrdiff_t accLine = (std::ptrdiff_t(args.extent.nx) + 15) / 16 * "
                     "16;\n";
     out += "#pragma omp parallel\n" + indent + "{\n";
@@ -452,12 +464,9 @@ private:
       if (stageFn)
         out += in + "const Real *scatterCoef[kDzCount * kTables];\n";
     }
-    out += "#pragma omp for collapse(2) schedule(static)\n";
-    out += in + "for (int tz = 0; tz < zs.count(); ++tz)\n";
-    out += in + "  for (int ty = 0; ty < ys.count(); ++ty) {\n";
-    const std::string t = in + "    ";
-    out += t + "const std::ptrdiff_t y0 = ys.begin(ty), y1 = ys.end(ty), z0 = zs.begin(tz), z1 = "
-               "zs.end(tz);\n";
+    out += "#pragma omp for collapse(3) schedule(static)\n";
+    out += tileLoops(in);
+    const std::string t = in + "      ";
     out += t + "auto slot = [&](std::ptrdiff_t zo, std::ptrdiff_t y) {\n" + t +
            "  for (int o = 0; o < kOutputs; ++o)\n" + t +
            "    acc[o] = ring.data() + ((o * kRing + zo % kRing) * by + (y - y0)) * accLine;\n" +
@@ -481,8 +490,10 @@ private:
                "kTables);\n" +
                t + "  return scatterCoef;\n" + t + "};\n";
     }
+    rowBox_ = "tile";
     out += walk(n.body, t);
-    out += in + "  }\n" + indent + "}\n";
+    rowBox_ = "box";
+    out += in + "    }\n" + indent + "}\n";
     return out;
   }
 
@@ -540,7 +551,7 @@ private:
     else if (callee.params.partialSums)
       args += callee.params.stagedRows ? fmt::format(", slot({0}, y), coefSlot({0}, y)", z)
                                        : fmt::format(", slot({}, y)", z);
-    args += fmt::format(", box, y, {}", z);
+    args += fmt::format(", {}, y, {}", rowBox_, z);
     if (callee.params.zRange)
       args += fmt::format(", std::min<std::ptrdiff_t>(z + {}, {})", n.step,
                           bound(n.guardSpan, kernel::Var::Z, true, 0));
@@ -552,6 +563,9 @@ private:
   std::optional<BodyUses> uses_;
   std::string accDecl_;
   std::set<std::string> declaredPartials_;
+  /// What the calls pass as the x range of their rows: the box, or inside the
+  /// tile loops the tile.
+  std::string rowBox_ = "box";
 };
 
 class CpuEmitter {
@@ -571,13 +585,13 @@ public:
     TemplateValues common = {
         {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
     TemplateValues header = abiHeaderValues(s_, names_, common);
-    header["RUN_DEFAULTS"] = runDefaults();
+    header["RUN_DEFAULTS"] = cpuRunDefaultsText(defaults_);
     TemplateValues source =
         abiSourceValues(s_, linear_, names_, kernel_, int(decomposition_.sweeps.size()), 5, common);
     source["TABLE_MEMBERS"] = tableMembers();
     source["TABLE_INIT"] = tableInit();
     source["SWEEPS"] = sweeps();
-    source["RUN_BODY"] = runBody();
+    source["RUN_BODY"] = cpuRunBody(module_, plan_, kernel_);
     return {{kernel_ + ".h", renderTemplate(embeddedTemplate("cpu/kernel.h.tmpl"), header)},
             {kernel_ + ".cpp", renderTemplate(embeddedTemplate("cpu/kernel.cpp.tmpl"), source)}};
   }
@@ -585,28 +599,9 @@ public:
 private:
   std::string description() const {
     std::string d = stencilSummary(s_, linear_, decomposition_);
-    d += ".\n// Variants (rt::RunOptions::variant): naive, blocked (y/z tiles), planes "
-         "(partial-plane\n// accumulation, one input plane at a time).\n";
+    d += ".\n// Variants (rt::RunOptions::variant): naive, blocked (tiles in y and z, in x if "
+         "asked),\n// planes (partial-plane accumulation, one input plane at a time).\n";
     return d;
-  }
-
-  /// kDefaultOptions and kTimeTiling, saying where they come from.
-  std::string runDefaults() const {
-    const CpuRunDefaults &d = defaults_;
-    const target::RunConfig &run = d.run;
-    std::string variant = run.variant;
-    variant[0] = char(std::toupper(static_cast<unsigned char>(variant[0])));
-    std::string origin;
-    for (llvm::StringRef line : llvm::split(d.origin, '\n'))
-      origin += "/// " + line.str() + "\n";
-    return fmt::format(
-        "/// The options run() takes when given none, and the time steps per pass (with\n"
-        "/// their tiles) for rt::runTimeTiled (stencilc/timeloop/TimeTiling.h; depth 1: single\n"
-        "/// sweeps).\n{}"
-        "inline constexpr rt::RunOptions kDefaultOptions{{rt::Variant::{}, {}, {}, "
-        "std::nullopt}};\n"
-        "inline constexpr rt::TimeTiling kTimeTiling{{{}, 0, {}, {}}};\n",
-        origin, variant, run.blockY, run.blockZ, run.timeDepth, run.timeTileY, run.timeTileZ);
   }
 
   std::string tableMembers() const {
@@ -630,41 +625,6 @@ private:
       for (const kernel::Function &f : sweep.functions)
         out += CppPrinter(s_, linear_, names_, sweep).function(f);
     }
-    return out;
-  }
-
-  /// run(): the box, then each sweep's entry of the chosen variant.
-  std::string runBody() const {
-    struct Case {
-      const char *variant; ///< rt::Variant enumerator
-      const char *name;    ///< the kernel IR's variant
-      CpuTile tile;        ///< default tiles
-    };
-    const Case cases[] = {{"Naive", "naive", {}},
-                          {"Blocked", "blocked", plan_.blockedTile},
-                          {"Planes", "planes", plan_.planesTile}};
-    // The partial sums and staged coefficients stay indexed by x in the whole
-    // row, so a box needs no other change than the loop bounds.
-    std::string out = fmt::format(
-        "  const rt::Box box = rt::regionOf(\"{}\", a.extent, options.region);\n"
-        "  if (box.empty())\n    return;\n"
-        "  const int ny = box.y1 - box.y0, nz = box.z1 - box.z0;\n  switch (options.variant) {{\n",
-        kernel_);
-    for (const Case &c : cases) {
-      out += fmt::format("  case rt::Variant::{}: {{\n", c.variant);
-      if (c.tile.y)
-        out += fmt::format("    const int by = rt::chooseBlock(options.blockY, {}, ny);\n"
-                           "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
-                           c.tile.y, c.tile.z);
-      for (const kernel::SweepKernels &sweep : module_.sweeps)
-        for (const kernel::Variant &v : sweep.variants)
-          if (v.name == c.name)
-            out += fmt::format("    {}(a, t, box{});\n", v.entry,
-                               sweep.find(v.entry)->params.tileSizes ? ", by, bz" : "");
-      out += "    return;\n  }\n";
-    }
-    out += "  }\n";
-    out += fmt::format("  throw rt::KernelError(\"{}: unknown variant\");\n", kernel_);
     return out;
   }
 

@@ -90,6 +90,9 @@ struct RunOptions {
   Variant variant = Variant::Naive;
   int blockY = 0; ///< tile height in y (blocked, planes); 0 = the kernel's default
   int blockZ = 0; ///< tile depth in z (blocked, planes); 0 = the kernel's default
+  /// Tile width in x (blocked, planes), rounded up to whole 64-byte lines of
+  /// float (rt::chooseRowBlock); 0 = the whole row.
+  int blockX = 0;
   /// The points to compute; the whole extent when unset. An empty box computes nothing.
   std::optional<Box> region = std::nullopt;
 };

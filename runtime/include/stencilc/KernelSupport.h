@@ -312,6 +312,17 @@ inline int chooseBlock(int requested, int fallback, int n) {
   return std::max(1, std::min(b, n));
 }
 
+/// Points of x per tile: the whole of `n` when `requested` is 0 or less, else
+/// `requested` rounded up to a multiple of 16 (a 64-byte line of float, two of
+/// double), so that every tile but the last starts where the row's vectors
+/// start, at most `n`.
+inline int chooseRowBlock(int requested, int n) {
+  if (requested <= 0)
+    return std::max(1, n);
+  constexpr int kLine = 16;
+  return std::max(1, std::min((requested + kLine - 1) / kLine * kLine, n));
+}
+
 inline void requireTableShape(const char *kernel, const char *table, int rows, int wantRows) {
   if (rows != wantRows)
     throw KernelError(std::string(kernel) + ": table '" + table + "' has " + std::to_string(rows) +

@@ -20,9 +20,9 @@
 //       stderr.
 //   harness time NX NY NZ ND INDEX REPEATS ALTERNATE SECONDS FILE
 //       for `stencilc tune`: times the configurations FILE lists, one a line,
-//       "VARIANT BY BZ DEPTH TY TZ": DEPTH 1 is single steps with
-//       RunOptions{VARIANT, BY, BZ}; more, passes of DEPTH steps with
-//       TimeTiling{DEPTH, 0, TY, TZ} and VARIANT inside the tiles (checked bit
+//       "VARIANT BX BY BZ DEPTH TX TY TZ": DEPTH 1 is single steps with
+//       VARIANT and tiles BX x BY x BZ; more, passes of DEPTH steps with
+//       TimeTiling{DEPTH, TX, TY, TZ} and VARIANT inside the tiles (checked bit
 //       for bit first, as in run). Out of place; each is the median of REPEATS
 //       timings after a warm-up, printed as "timed N SECONDS_PER_STEP" for the
 //       N-th line. With ALTERNATE 1 the timings go round the list, so that
@@ -343,8 +343,8 @@ std::vector<Configuration> readConfigurations(const std::string &file) {
     std::istringstream words(line);
     std::string name;
     Configuration c;
-    if (!(words >> name >> c.options.blockY >> c.options.blockZ >> c.tiling.depth >>
-          c.tiling.tileY >> c.tiling.tileZ))
+    if (!(words >> name >> c.options.blockX >> c.options.blockY >> c.options.blockZ >>
+          c.tiling.depth >> c.tiling.tileX >> c.tiling.tileY >> c.tiling.tileZ))
       throw std::runtime_error("bad configuration line '" + line + "' in " + file);
     const std::optional<Variant> v = parseVariant(name);
     if (!v || c.tiling.depth < 1)
