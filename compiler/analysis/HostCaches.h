@@ -2,25 +2,21 @@
 //
 // Benchmarks must measure memory where memory is the bound, so they size
 // their grids from the last-level cache of the machine they run on (never a
-// figure baked in for one machine): Linux describes each cache of CPU 0
-// under /sys/devices/system/cpu/cpu0/cache/index*/ (level, type, size).
+// figure baked in for one machine). The reader is the runtime's
+// (stencilc/abi/HostCaches.h), so that a kernel and the compiler that
+// explains its tiles read the same figures.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+
+#include "stencilc/abi/HostCaches.h"
 
 #include <string>
 
 namespace stencilc::analysis {
 
-struct HostCaches {
-  long long l1d = 0, l2 = 0, l3 = 0; ///< bytes per cache instance; 0 where absent
-  std::string source;                ///< where the figures came from
-  /// The last level present (L3, else L2, else L1d); 0 when none was found.
-  long long lastLevel() const { return l3 ? l3 : l2 ? l2 : l1d; }
-};
-
-/// The caches of CPU 0, from sysfs (or sysconf where sysfs has none).
-HostCaches readHostCaches(const std::string &sysfsCpu = "/sys/devices/system/cpu/cpu0");
+using rt::HostCaches;
+using rt::readHostCaches;
 
 /// The CPU model from /proc/cpuinfo ("model name"), or "this machine".
 std::string readCpuModel(const std::string &cpuinfo = "/proc/cpuinfo");

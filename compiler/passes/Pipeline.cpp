@@ -166,8 +166,8 @@ const std::vector<Pass> &passes() {
        [](const CompiledStencil &c, std::vector<std::string> &problems) {
          return verifySweepPlan(*c.stencil, c.linear, c.decomposition, c.sweepPlan, problems);
        },
-       [](const CompiledStencil &c, const PipelineOptions &, llvm::raw_ostream &os) {
-         explainSweepPlan(*c.stencil, c.sweepPlan, os);
+       [](const CompiledStencil &c, const PipelineOptions &options, llvm::raw_ostream &os) {
+         explainSweepPlan(*c.stencil, c.sweepPlan, options.target, os);
        }},
       lowering("lower-cpu", kernel::Target::Cpu, &CompiledStencil::cpuKernels),
       lowering("lower-cuda", kernel::Target::Cuda, &CompiledStencil::cudaKernels),

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 namespace stencilc {
@@ -132,6 +133,36 @@ CpuSweepPlan planCpuSweep(const LinearStencil &linear, const SubStencil &sub) {
   return plan;
 }
 
+/// What a blocked tile of `sub` keeps for z reuse: the fields it reads at more than one
+/// z offset, and how far it reads them along each axis.
+rt::LayerFootprint blockedFootprint(const ir::Stencil &s, const LinearStencil &linear,
+                                    const SubStencil &sub) {
+  std::map<int, std::set<int>> planesOf; // field -> z offsets read
+  std::map<int, std::array<int, 3>> reachOf;
+  for (size_t u = 0; u < linear.updates.size(); ++u) {
+    const LinearForm &form = linear.updates[u];
+    for (int g : sub.groups[u])
+      for (int t : form.groups[g].terms) {
+        const auto &term = form.terms[t];
+        planesOf[term.field].insert(term.offset[2]);
+        std::array<int, 3> &reach = reachOf[term.field];
+        for (int a = 0; a < 3; ++a)
+          reach[a] = std::max(reach[a], std::abs(term.offset[a]));
+      }
+  }
+  rt::LayerFootprint f;
+  f.elementBytes = ir::elemTypeBytes(s.elemType);
+  for (const auto &[field, planes] : planesOf) {
+    if (s.dims != 3 || planes.size() < 2)
+      continue;
+    ++f.planeFields;
+    f.reachX = std::max(f.reachX, reachOf[field][0]);
+    f.reachY = std::max(f.reachY, reachOf[field][1]);
+    f.reachZ = std::max(f.reachZ, reachOf[field][2]);
+  }
+  return f;
+}
+
 CpuSchedule planCpu(const ir::Stencil &s, const LinearStencil &linear, const Decomposition &d,
                     int outputPlanesPerLoop) {
   CpuSchedule cpu;
@@ -142,6 +173,14 @@ CpuSchedule planCpu(const ir::Stencil &s, const LinearStencil &linear, const Dec
   for (const SubStencil &sub : d.sweeps) {
     cpu.sweeps.push_back(planCpuSweep(linear, sub));
     staged |= cpu.sweeps.back().accumulates() && !cpu.sweeps.back().stagedTables.empty();
+    // run() gives every sweep one tile height: the one for the largest footprint.
+    const rt::LayerFootprint f = blockedFootprint(s, linear, sub);
+    rt::LayerFootprint &most = cpu.blockedFootprint;
+    most.elementBytes = f.elementBytes;
+    most.planeFields = std::max(most.planeFields, f.planeFields);
+    most.reachX = std::max(most.reachX, f.reachX);
+    most.reachY = std::max(most.reachY, f.reachY);
+    most.reachZ = std::max(most.reachZ, f.reachZ);
   }
   // A whole number of outputPlanesPerLoop-plane x loops per tile: no one-plane remainder loops.
   cpu.blockedTile = {kBlockedTile.y, std::max(kBlockedTile.z / cpu.outputPlanesPerLoop, 1) *
@@ -377,6 +416,31 @@ bool verifySweepPlan(const ir::Stencil &s, const LinearStencil &linear, const De
   return problems.size() == before;
 }
 
+/// How run() chooses blocked's tile height, in words.
+std::string blockedHeightRule(const CpuSchedule &cpu) {
+  const rt::LayerFootprint &f = cpu.blockedFootprint;
+  if (f.planeFields == 0)
+    return fmt::format("blocked tile height: {} rows (no field is read on several planes)",
+                       cpu.blockedTile.y);
+  return fmt::format(
+      "blocked tile height at run time: the L2 layer condition on {} field{} read "
+      "on {} planes, reach {} in x and {} in y, {}-byte values ({} rows where the L2's size is "
+      "unknown)",
+      f.planeFields, plural(size_t(f.planeFields)), 2 * f.reachZ + 1, f.reachX, f.reachY,
+      f.elementBytes, cpu.blockedTile.y);
+}
+
+/// What the layer condition gives for rows of `width` points on `cacheBytes`.
+std::string layerChoiceText(const CpuSchedule &cpu, int width, long long cacheBytes) {
+  const rt::LayerChoice c =
+      rt::layerConditionRows(cpu.blockedFootprint, width, cacheBytes, cpu.blockedTile.y);
+  auto kib = [](long long bytes) { return fmt::format("{:.0f} KiB", double(bytes) / 1024); };
+  if (c.fits)
+    return fmt::format("rows of {} points: {} rows ({} of planes)", width, c.rows, kib(c.bytes));
+  return fmt::format("rows of {} points: {} rows (the lowest: none fits, {} of planes)", width,
+                     c.rows, kib(c.bytes));
+}
+
 void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const SweepPlan &plan,
                     llvm::raw_ostream &os) {
   os << fmt::format("// sweep plan of stencil '{}' (decomposition planned for {})\n", s.name,
@@ -386,6 +450,7 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
                     "planes {} x {}\n",
                     cpu.outputPlanesPerLoop, plural(size_t(cpu.outputPlanesPerLoop)),
                     cpu.blockedTile.y, cpu.blockedTile.z, cpu.planesTile.y, cpu.planesTile.z);
+  os << "  " << blockedHeightRule(cpu) << "\n";
   for (size_t sweep = 0; sweep < cpu.sweeps.size(); ++sweep) {
     const CpuSweepPlan &p = cpu.sweeps[sweep];
     os << fmt::format("  sweep {}:", sweep);
@@ -435,7 +500,8 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
   }
 }
 
-void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, llvm::raw_ostream &os) {
+void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, const PlanTarget &target,
+                      llvm::raw_ostream &os) {
   os << fmt::format("sweep-plan: stencil '{}': CPU naive and blocked compute {} output plane{} "
                     "per x loop{}\n",
                     s.name, plan.cpu.outputPlanesPerLoop,
@@ -451,6 +517,16 @@ void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, llvm::raw_ost
                       plural(size_t(gpu.queueValues())), gpu.ringSize(),
                       plural(size_t(gpu.ringSize())));
   }
+  os << "sweep-plan: " << blockedHeightRule(plan.cpu) << "\n";
+  if (plan.cpu.blockedFootprint.planeFields == 0 || target.kind != PlanTarget::Kind::Cpu)
+    return;
+  os << fmt::format(
+      "sweep-plan: on the plan target's L2 of {:.0f} KiB (--cache-budget; a kernel reads the "
+      "L2 of the machine it runs on), half of it for the planes:",
+      double(target.cacheBudget) / 1024);
+  for (int width : {256, 512, 1024})
+    os << (width == 256 ? " " : "; ") << layerChoiceText(plan.cpu, width, target.cacheBudget);
+  os << "\n";
 }
 
 } // namespace stencilc

@@ -24,6 +24,7 @@
 #include "ir/linear/LinearForm.h"
 #include "passes/Decompose.h"
 #include "passes/Planner.h"
+#include "stencilc/abi/LayerCondition.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -78,6 +79,10 @@ struct CpuSchedule {
   /// Output planes that naive and blocked compute per x loop (1 in 2D).
   int outputPlanesPerLoop = 1;
   CpuTile blockedTile, planesTile; ///< default tiles; rt::RunOptions may override them
+  /// What a blocked tile keeps for z reuse, the most any sweep keeps: at run time
+  /// the tile height comes from the layer condition on it (stencilc/abi/LayerCondition.h),
+  /// blockedTile.y where no height satisfies it. No plane fields in 2D.
+  rt::LayerFootprint blockedFootprint;
   std::vector<CpuSweepPlan> sweeps;
 };
 
@@ -146,7 +151,10 @@ bool verifySweepPlan(const ir::Stencil &s, const LinearStencil &linear, const De
 void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const SweepPlan &plan,
                     llvm::raw_ostream &os);
 
-/// The --explain text: one line per sweep and target.
-void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, llvm::raw_ostream &os);
+/// The --explain text: one line per sweep and target, and for a CPU plan the
+/// blocked tile heights the layer condition gives on `target`'s cache budget
+/// (this machine's L2 unless --cache-budget says otherwise) for a few row lengths.
+void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, const PlanTarget &target,
+                      llvm::raw_ostream &os);
 
 } // namespace stencilc

@@ -112,20 +112,35 @@ TEST(CpuEmitter, RunDispatchesEverySweepOfEveryVariantWithThePlansTiles) {
     size_t previous = 0;
     for (size_t sweep = 0; sweep < cpu.sweeps.size(); ++sweep) {
       const std::regex call("\\n    sweep" + std::to_string(sweep) + "_" + variant +
-                            R"(\(a, t, box(, by, bz)?\);)");
+                            R"(\(a, t, box(, bx, by, bz)?\);)");
       std::smatch m;
       std::string rest = source.substr(previous);
       ASSERT_TRUE(std::regex_search(rest, m, call)) << variant << " sweep " << sweep;
       previous += m.position(0) + m.length(0);
     }
   }
-  // The default tiles are the plan's.
+  // The default tiles are the plan's: blocked's height from the layer condition on the plan's
+  // footprint (the plan's height where the L2 is unknown), whole rows unless asked.
   const std::regex blockedTiles(
-      R"(rt::chooseBlock\(options.blockY, (\d+), ny\);\n\s+const int bz = rt::chooseBlock\(options.blockZ, (\d+), nz\);\n\s+sweep0_blocked)");
+      R"(const int bx = rt::chooseRowBlock\(options.blockX, nx\);\n)"
+      R"((\s+//.*\n)*\s+constexpr rt::LayerFootprint kFootprint\{(\d+), (\d+), (\d+), (\d+), (\d+)\};\n)"
+      R"(\s+const int by = rt::chooseLayerBlock\(options.blockY, kFootprint, bx, (\d+), ny\);\n)"
+      R"(\s+const int bz = rt::chooseBlock\(options.blockZ, (\d+), nz\);\n\s+sweep0_blocked)");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(source, m, blockedTiles));
-  EXPECT_EQ(std::stoi(m[1]), cpu.blockedTile.y);
-  EXPECT_EQ(std::stoi(m[2]), cpu.blockedTile.z);
+  const rt::LayerFootprint &f = cpu.blockedFootprint;
+  EXPECT_EQ(std::stoi(m[2]), f.reachX);
+  EXPECT_EQ(std::stoi(m[3]), f.reachY);
+  EXPECT_EQ(std::stoi(m[4]), f.reachZ);
+  EXPECT_EQ(std::stoi(m[5]), f.planeFields);
+  EXPECT_EQ(std::stoi(m[6]), f.elementBytes);
+  EXPECT_EQ(std::stoi(m[7]), cpu.blockedTile.y);
+  EXPECT_EQ(std::stoi(m[8]), cpu.blockedTile.z);
+  const std::regex planesTiles(
+      R"(rt::chooseBlock\(options.blockY, (\d+), ny\);\n\s+const int bz = rt::chooseBlock\(options.blockZ, (\d+), nz\);\n\s+sweep0_planes)");
+  ASSERT_TRUE(std::regex_search(source, m, planesTiles));
+  EXPECT_EQ(std::stoi(m[1]), cpu.planesTile.y);
+  EXPECT_EQ(std::stoi(m[2]), cpu.planesTile.z);
 }
 
 } // namespace

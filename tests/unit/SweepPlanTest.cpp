@@ -46,6 +46,32 @@ TEST(SweepPlanTest, AcousticAppliesItsSharedFactorsOnceAtTheStore) {
   EXPECT_EQ(g.atStore, (std::vector<int>{0}));
 }
 
+// Acoustic reads u on 9 planes, 4 points away in x and y: a blocked tile of 16 rows of 208
+// points keeps 9 x 24 x 216 x 4 B = 182 KiB of planes, under half a 512 KiB L2, and 32 rows
+// (304 KiB) do not fit. At 512 points only 4 rows fit; at 1024 none does, and the lowest is
+// taken; a 1 MiB L2 takes 16 rows of 512. heat2d (2D) reads no field on several planes.
+TEST(SweepPlanTest, BlockedTileHeightsFollowTheLayerCondition) {
+  const rt::LayerFootprint f =
+      compileExample("acoustic_iso8").only().sweepPlan.cpu.blockedFootprint;
+  EXPECT_EQ(f.planeFields, 1);
+  EXPECT_EQ(f.reachX, 4);
+  EXPECT_EQ(f.reachY, 4);
+  EXPECT_EQ(f.reachZ, 4);
+  EXPECT_EQ(f.elementBytes, 4);
+  const long long l2 = 512 << 10;
+  EXPECT_EQ(rt::layerBytes(f, 16, 208), 9LL * 24 * 216 * 4);
+  EXPECT_EQ(rt::layerConditionRows(f, 208, l2, 99).rows, 16);
+  EXPECT_TRUE(rt::layerConditionRows(f, 208, l2, 99).fits);
+  EXPECT_EQ(rt::layerConditionRows(f, 512, l2, 99).rows, 4);
+  EXPECT_EQ(rt::layerConditionRows(f, 1024, l2, 99).rows, 4);
+  EXPECT_FALSE(rt::layerConditionRows(f, 1024, l2, 99).fits);
+  EXPECT_EQ(rt::layerConditionRows(f, 512, 2 * l2, 99).rows, 16);
+  EXPECT_EQ(rt::layerConditionRows(f, 512, 0, 99).rows, 99) << "an unknown L2";
+  const rt::LayerFootprint flat = compileExample("heat2d").only().sweepPlan.cpu.blockedFootprint;
+  EXPECT_EQ(flat.planeFields, 0);
+  EXPECT_EQ(rt::layerConditionRows(flat, 4096, l2, 16).rows, 16);
+}
+
 TEST(SweepPlanTest, Ete37StagesItsElevenClassRowsOncePerOutputRow) {
   auto ex = compileExample("ete37");
   const CpuSchedule &cpu = ex.only().sweepPlan.cpu;

@@ -46,11 +46,21 @@ std::string cpuRunBody(const kernel::KernelModule &module, const CpuSchedule &pl
                   kernelName);
   for (const Case &c : cases) {
     out += fmt::format("  case rt::Variant::{}: {{\n", c.variant);
+    const rt::LayerFootprint &f = plan.blockedFootprint;
     if (c.tile.y)
-      out += fmt::format("    const int bx = rt::chooseRowBlock(options.blockX, nx);\n"
-                         "    const int by = rt::chooseBlock(options.blockY, {}, ny);\n"
-                         "    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n",
-                         c.tile.y, c.tile.z);
+      out += "    const int bx = rt::chooseRowBlock(options.blockX, nx);\n";
+    if (c.tile.y && std::string(c.name) == "blocked" && f.planeFields > 0)
+      out += fmt::format(
+          "    // The tallest tile whose planes fill at most half of this machine's L2 (the layer\n"
+          "    // condition, stencilc/abi/LayerCondition.h); {0} rows where the L2's size is "
+          "unknown.\n"
+          "    constexpr rt::LayerFootprint kFootprint{{{1}, {2}, {3}, {4}, {5}}};\n"
+          "    const int by = rt::chooseLayerBlock(options.blockY, kFootprint, bx, {0}, ny);\n",
+          c.tile.y, f.reachX, f.reachY, f.reachZ, f.planeFields, f.elementBytes);
+    else if (c.tile.y)
+      out += fmt::format("    const int by = rt::chooseBlock(options.blockY, {}, ny);\n", c.tile.y);
+    if (c.tile.y)
+      out += fmt::format("    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n", c.tile.z);
     for (const kernel::SweepKernels &sweep : module.sweeps)
       for (const kernel::Variant &v : sweep.variants)
         if (v.name == c.name)

@@ -9,6 +9,8 @@
 
 #include "stencilc/AlignedBuffer.h"
 #include "stencilc/Kernel.h"
+#include "stencilc/abi/HostCaches.h"
+#include "stencilc/abi/LayerCondition.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -310,6 +312,17 @@ struct TileRange {
 inline int chooseBlock(int requested, int fallback, int n) {
   int b = requested > 0 ? requested : fallback;
   return std::max(1, std::min(b, n));
+}
+
+/// A blocked tile's height: `requested` if positive, else the layer condition
+/// on this machine's L2 for tiles `width` points wide (abi/LayerCondition.h),
+/// `fallback` where the L2's size is unknown; clamped to [1, n].
+inline int chooseLayerBlock(int requested, const LayerFootprint &footprint, int width, int fallback,
+                            int n) {
+  if (requested > 0)
+    return chooseBlock(requested, fallback, n);
+  return chooseBlock(layerConditionRows(footprint, width, hostCaches().l2, fallback).rows, fallback,
+                     n);
 }
 
 /// Points of x per tile: the whole of `n` when `requested` is 0 or less, else
