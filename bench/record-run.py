@@ -2,7 +2,8 @@
 """Runs `stencilc bench --json` (and, with --devito, bench/peers/devito-peer.sh --json) and
 writes one JSON file that carries the machine beside the figures, for docs/results/.
 
-  bench/record-run.py OUT.json [--devito] [--devito-args ARGS] [--stencilc PATH] [--note TEXT]
+  bench/record-run.py OUT.json [--devito] [--devito-args ARGS] [--yask CHECKOUT]
+                      [--yask-args ARGS] [--stencilc PATH] [--note TEXT]
                       [--bench 'STENCIL [stencilc bench options]']...
 
 Each --bench is one `stencilc bench dsl-examples/STENCIL.stencil --json OPTIONS` run, timed in
@@ -11,7 +12,8 @@ compiler/, runtime/ or templates/ differ from it), `stencilc_commit` (the binary
 differs: --stencilc-commit), `note`, `machine` (CPU model, family/model, cores, ISA flags that the kernels use,
 L1d/L2 per core and L3 from sysfs, the kernel's transparent-huge-page mode), and `runs`: per
 run the command, the 1-minute load average before and after (other work on the machine skews
-every figure) and the tool's own JSON (`bench`: stencilc bench's; `peers`: devito-peer.sh's).
+every figure) and the tool's own JSON (`bench`: stencilc bench's; `peers`: devito-peer.sh's, or
+with --yask yask-peer.sh's, which runs Devito at the same grids too).
 docs/PERFORMANCE.md's CPU tables are made from such files by scripts/results-tables.py.
 """
 import argparse
@@ -102,13 +104,16 @@ def main():
                     help="'STENCIL [stencilc bench options]', one run each")
     ap.add_argument("--devito", action="store_true", help="also run bench/peers/devito-peer.sh")
     ap.add_argument("--devito-args", default="", help="options for devito-peer.sh")
+    ap.add_argument("--yask", default="", metavar="CHECKOUT",
+                    help="also run bench/peers/yask-peer.sh CHECKOUT --devito")
+    ap.add_argument("--yask-args", default="", help="more options for yask-peer.sh")
     ap.add_argument("--stencilc", default=str(ROOT / "build/compiler/stencilc"))
     ap.add_argument("--note", default="", help="what the reader should know about this run")
     ap.add_argument("--stencilc-commit", default="",
                     help="the commit the --stencilc binary was built from (default: git HEAD)")
     a = ap.parse_args()
-    if not a.bench and not a.devito:
-        ap.error("nothing to run: give --bench or --devito")
+    if not a.bench and not a.devito and not a.yask:
+        ap.error("nothing to run: give --bench, --devito or --yask")
     record = {"kind": "cpu",
               "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
               "commit": commit(), "stencilc_commit": a.stencilc_commit or commit(),
@@ -122,6 +127,10 @@ def main():
     if a.devito:
         argv = ["bash", "bench/peers/devito-peer.sh", "--json", "--stencilc", a.stencilc]
         record["runs"].append(run("peers", argv + shlex.split(a.devito_args)))
+    if a.yask:
+        argv = ["bash", "bench/peers/yask-peer.sh", a.yask, "--devito", "--json", "--stencilc",
+                a.stencilc]
+        record["runs"].append(run("peers", argv + shlex.split(a.yask_args)))
     pathlib.Path(a.out).write_text(json.dumps(record, indent=1) + "\n")
     print(f"record-run: wrote {a.out}", file=sys.stderr)
 

@@ -186,21 +186,29 @@ def cpu_bench(results, stem):
 
 
 def cpu_peers(results, stem):
+    """Devito's columns; YASK's too where the run has it (yask-peer.sh)."""
     d = load(results, stem)
     rows = []
+    yask = any("yask" in r for run in peer_runs(d) for r in run["peers"]["rows"])
     for run in peer_runs(d):
         p = run["peers"]
         for r in p["rows"]:
             s, b, dv = r["stencilc_best_single_sweep"], r["stencilc_best"], r["devito"]
-            rows.append([r["stencil"], "×".join(map(str, r["size"])),
-                         f"{r['stream_triad_gbytes_per_s']:.1f}",
-                         f"{s['name']} {s['gpts_per_s']:.3f}", f"{b['name']} {b['gpts_per_s']:.3f}",
-                         f"{dv['gpts_per_s']:.3f} ({dv['devito_reported_gpts_per_s']:.3f})",
-                         f"{r['ratio_single_sweep_to_devito']:.2f}×", f"{r['ratio_best_to_devito']:.2f}×",
-                         _floor_fraction(r)])
-    return md(["stencil", "grid", "triad GB/s", "stencilc best single sweep", "stencilc best",
-               "Devito (its section timers)", "single / Devito", "best / Devito", "best of triad floor"],
-              rows, 2)
+            row = [r["stencil"], "×".join(map(str, r["size"])),
+                   f"{r['stream_triad_gbytes_per_s']:.1f}",
+                   f"{s['name']} {s['gpts_per_s']:.3f}", f"{b['name']} {b['gpts_per_s']:.3f}",
+                   f"{dv['gpts_per_s']:.3f} ({dv['devito_reported_gpts_per_s']:.3f})",
+                   f"{r['ratio_single_sweep_to_devito']:.2f}×", f"{r['ratio_best_to_devito']:.2f}×"]
+            if yask:
+                y = r["yask"]
+                row += [f"{y['gpts_per_s']:.3f} ({y['best_gpts_per_s']:.3f})",
+                        f"{r['ratio_best_to_yask']:.2f}×"]
+            rows.append(row + [_floor_fraction(r)])
+    header = ["stencil", "grid", "triad GB/s", "stencilc best single sweep", "stencilc best",
+              "Devito (its section timers)", "single / Devito", "best / Devito"]
+    if yask:
+        header += ["YASK median trial (best)", "best / YASK"]
+    return md(header + ["best of triad floor"], rows, 2)
 
 
 def _floor_fraction(r):
