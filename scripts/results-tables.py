@@ -15,8 +15,10 @@ number in a table always comes with its raw data. KINDs:
   cpu-bench FILE           the `stencilc bench` runs of one file (bench/record-run.py):
                            a row per stencil, index and variant, a column per time steps
                            per pass, out of and in place (with --search: the tiles)
-  cpu-peers FILE           the devito-peer.sh run of one file: stencilc's best rows,
-                           Devito's figure and the ratios, from the same run
+  cpu-peers FILE           the devito-peer.sh (or yask-peer.sh) run of one file: stencilc's
+                           best rows, Devito's (and YASK's) figure and the ratios, same run
+  cpu-times FILE           the bench harness's `time` runs of one file: a row per grid, a
+                           column per configuration, a time or a ratio to another column
   gpu-runs                 one row per GPU results file: device, driver, date, triads
   gpu-generated FILE...    the generated variants, a row per stencil, type and index
                            (a row missing from the first file is taken from the next)
@@ -112,7 +114,7 @@ def cpu_machine(results, prefix):
         rows.append([f"`{stem}`", d["date"], d.get("stencilc_commit") or d["commit"], m["cpu"], f"family {m['family']} model {m['model']}",
                      str(m["cores"]), " ".join(m["isa"]),
                      f"{kib(c['l1d_bytes'])} / {kib(c['l2_bytes'])} / {kib(c['l3_bytes'])}",
-                     span(triads(d)), span(loads)])
+                     span(triads(d)) if triads(d) else "-", span(loads)])
     return md(["file", "date", "stencilc from", "CPU", "kind", "cores", "ISA", "L1d / L2 per core / L3",
                "triad GB/s", "load (1 min)"], rows, 5)
 
@@ -209,6 +211,28 @@ def cpu_peers(results, stem):
     if yask:
         header += ["YASK median trial (best)", "best / YASK"]
     return md(header + ["best of triad floor"], rows, 2)
+
+
+def cpu_times(results, stem):
+    """The harness's `time` runs: one row per grid; a column's time in seconds a step, or, where
+    it is against another column, that column's time over its own (above 1: faster)."""
+    d = load(results, stem)
+    rows, header = [], None
+    for run in d["runs"]:
+        t = run["times"]
+        cols = t["columns"]
+        labels = ["grid (x first)"] + [c["label"] for c in cols]
+        if header is not None and labels != header:
+            raise Error(f"cpu-times {stem}: the runs have different columns")
+        header = labels
+        cells = []
+        for c in cols:
+            if c["against"] is None:
+                cells.append(f"{c['seconds']:.3g} s a step")
+            else:
+                cells.append(f"{cols[c['against']]['seconds'] / c['seconds']:.2f}×")
+        rows.append([" × ".join(map(str, t["size"]))] + cells)
+    return md(header, rows, 1)
 
 
 def _floor_fraction(r):
@@ -364,6 +388,8 @@ def make(results, spec):
             return cpu_bench(results, args[0])
         if kind == "cpu-peers" and len(args) == 1:
             return cpu_peers(results, args[0])
+        if kind == "cpu-times" and len(args) == 1:
+            return cpu_times(results, args[0])
         if kind == "gpu-runs" and not args:
             return gpu_runs(results)
         if kind == "gpu-generated" and args:
