@@ -42,7 +42,7 @@ class CudaLowering {
 public:
   explicit CudaLowering(const CompiledStencil &c)
       : compiled_(c), linear_(c.linear), plans_(c.sweepPlan.gpu.sweeps),
-        storesAfterLoads_(storeOverwritesLaterRead(*c.stencil, c.linear)) {}
+        storesAfterLoads_(gpuStoresAfterLoads(*c.stencil, c.linear)) {}
 
   SweepKernels sweep(int s) {
     SweepKernels k;
@@ -81,7 +81,7 @@ private:
       value.pointwise = s == 0;
       value.onChip = onChip;
       body.push_back(std::move(value));
-      // An in-place store waits for a later update's read of the field it overwrites.
+      // After every load of the point where it has several outputs (gpuStoresAfterLoads).
       Node out = store(update.update, s > 0, ValueName::Value);
       out.deferred = storesAfterLoads_;
       body.push_back(std::move(out));
@@ -339,7 +339,7 @@ private:
   const CompiledStencil &compiled_;
   const LinearStencil &linear_;
   const std::vector<GpuSweepPlan> &plans_;
-  const bool storesAfterLoads_; ///< see storeOverwritesLaterRead
+  const bool storesAfterLoads_; ///< see gpuStoresAfterLoads
 };
 
 } // namespace

@@ -19,6 +19,11 @@ void planVectorBlocks(const ir::Stencil &s, const LinearStencil &linear, SweepKe
 /// the stencil reads: then a point's stores must come after all its loads.
 bool storeOverwritesLaterRead(const ir::Stencil &stencil, const LinearStencil &linear);
 
+/// Whether a GPU kernel stores a point's outputs after all its loads: where the
+/// CPU's rule asks it, and wherever the stencil has several updates, so that no
+/// load waits behind a store (kernel/StoreOrder.cpp).
+bool gpuStoresAfterLoads(const ir::Stencil &stencil, const LinearStencil &linear);
+
 /// The groups of `groups` (in order) with a point on plane offset dz.
 std::vector<int> groupsOnPlane(const LinearForm &form, const std::vector<int> &groups, int dz);
 

@@ -6,6 +6,14 @@
 // update of the same point reads the field: that update would see the new
 // value. The lowerings then defer the point's stores until all its loads.
 //
+// A GPU kernel defers them wherever a point has several outputs, too. Its
+// field pointers may alias, so the compiler keeps every load after a store
+// behind it, and a store waits for the loads its value needs: each update's
+// loads would be a memory round trip of its own (lwc_elastic's three, its
+// rho, lambda and mu loaded again after each store), where the GPU model
+// takes a point's loads as one (docs/PERFORMANCE-MODEL.md §GPU model).
+// Deferring the stores changes no value: it only moves them.
+//
 //===----------------------------------------------------------------------===//
 #include "kernel/Lowering.h"
 
@@ -22,6 +30,10 @@ bool storeOverwritesLaterRead(const ir::Stencil &stencil, const LinearStencil &l
           return true;
   }
   return false;
+}
+
+bool gpuStoresAfterLoads(const ir::Stencil &stencil, const LinearStencil &linear) {
+  return linear.updates.size() > 1 || storeOverwritesLaterRead(stencil, linear);
 }
 
 } // namespace stencilc::kernel

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelTestSupport.h"
+#include "kernel/Lowering.h"
 #include "passes/PlanePlan.h"
 #include "target/CudaArchs.h"
 
@@ -282,6 +283,11 @@ void checkPointKernels(const CompiledStencil &c, const SweepKernels &k) {
       EXPECT_EQ(sum->groups, c.sweepPlan.gpu.sweeps[s].updates[sum->update].groups);
       EXPECT_FALSE(sum->onChip);
     }
+    // A point with several outputs stores them after all its loads, so that no
+    // load waits behind a store through pointers that may alias.
+    for (const Node *store : nodes(f.body, NodeKind::Store))
+      EXPECT_EQ(store->deferred,
+                c.linear.updates.size() > 1 || storeOverwritesLaterRead(*c.stencil, c.linear));
     EXPECT_EQ(variant(k, v).functions, std::vector<std::string>{name(s, v)});
   }
 }
