@@ -1,7 +1,7 @@
 //===- RunBudget.cpp ------------------------------------------------------===//
 #include "analysis/RunBudget.h"
 
-#include "analysis/Halo.h"
+#include "ir/linear/FieldReach.h"
 
 #include <stencilc/AlignedBuffer.h>
 #include <stencilc/Grid.h>

@@ -28,7 +28,7 @@ struct AxisNeed {
 };
 
 /// The needs along x, y and z (z needs 1 point in 2D), from the offsets every
-/// field is read at (analysis/Halo.h).
+/// field is read at (ir/linear/FieldReach.h).
 std::array<AxisNeed, 3> gridNeeds(const CompiledStencil &compiled);
 
 /// What one harness process holds at once.

@@ -138,9 +138,9 @@ TunedChoice readChoice(Reader &r, const llvm::json::Object &o, const std::string
   TunedChoice c;
   c.run.variant = r.string(o, where, "variant");
   if (!r.failed() && c.run.variant != "naive" && c.run.variant != "blocked" &&
-      c.run.variant != "planes")
+      c.run.variant != "planes" && c.run.variant != "auto")
     r.fail(where + ".variant",
-           "'" + c.run.variant + "' is not a CPU variant (naive, blocked, planes)");
+           "'" + c.run.variant + "' is not a CPU variant (naive, blocked, planes, auto)");
   constexpr long long kMaxTile = 1 << 20;
   c.run.blockY = int(r.integer(o, where, "block_y", 0, kMaxTile));
   c.run.blockZ = int(r.integer(o, where, "block_z", 0, kMaxTile));

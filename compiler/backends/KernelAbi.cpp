@@ -1,7 +1,7 @@
 //===- KernelAbi.cpp ------------------------------------------------------===//
 #include "backends/KernelAbi.h"
 
-#include "analysis/Halo.h"
+#include "ir/linear/FieldReach.h"
 
 #include "ir/Printer.h"
 

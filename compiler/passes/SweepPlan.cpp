@@ -2,6 +2,7 @@
 #include "passes/SweepPlan.h"
 
 #include "ir/ExprVisitor.h"
+#include "ir/linear/FieldReach.h"
 #include "passes/PlanePlan.h"
 
 #include <fmt/format.h>
@@ -134,31 +135,20 @@ CpuSweepPlan planCpuSweep(const LinearStencil &linear, const SubStencil &sub) {
 }
 
 /// What a blocked tile of `sub` keeps for z reuse: the fields it reads at more than one
-/// z offset, and how far it reads them along each axis.
+/// z offset (in its terms or in their factors), and how far it reads them along each axis.
 rt::LayerFootprint blockedFootprint(const ir::Stencil &s, const LinearStencil &linear,
                                     const SubStencil &sub) {
-  std::map<int, std::set<int>> planesOf; // field -> z offsets read
-  std::map<int, std::array<int, 3>> reachOf;
-  for (size_t u = 0; u < linear.updates.size(); ++u) {
-    const LinearForm &form = linear.updates[u];
-    for (int g : sub.groups[u])
-      for (int t : form.groups[g].terms) {
-        const auto &term = form.terms[t];
-        planesOf[term.field].insert(term.offset[2]);
-        std::array<int, 3> &reach = reachOf[term.field];
-        for (int a = 0; a < 3; ++a)
-          reach[a] = std::max(reach[a], std::abs(term.offset[a]));
-      }
-  }
   rt::LayerFootprint f;
   f.elementBytes = ir::elemTypeBytes(s.elemType);
-  for (const auto &[field, planes] : planesOf) {
-    if (s.dims != 3 || planes.size() < 2)
+  if (s.dims != 3)
+    return f;
+  for (const FieldReach &r : fieldReaches(s, linear, sub.groups)) {
+    if (r.zOffsets.size() < 2)
       continue;
     ++f.planeFields;
-    f.reachX = std::max(f.reachX, reachOf[field][0]);
-    f.reachY = std::max(f.reachY, reachOf[field][1]);
-    f.reachZ = std::max(f.reachZ, reachOf[field][2]);
+    f.reachX = std::max({f.reachX, r.minus[0], r.plus[0]});
+    f.reachY = std::max({f.reachY, r.minus[1], r.plus[1]});
+    f.reachZ = std::max({f.reachZ, r.minus[2], r.plus[2]});
   }
   return f;
 }
@@ -430,6 +420,18 @@ std::string blockedHeightRule(const CpuSchedule &cpu) {
       f.elementBytes, cpu.blockedTile.y);
 }
 
+/// How run() chooses the variant when left to it (rt::Variant::Auto), in words.
+std::string autoVariantRule(const CpuSchedule &cpu) {
+  const rt::LayerFootprint &f = cpu.blockedFootprint;
+  if (f.planeFields == 0)
+    return "default variant (auto): naive (no field is read on several planes)";
+  return fmt::format("default variant (auto) at run time: naive while {} whole plane{} of the {} "
+                     "field{} read on several planes, for each thread, fill at most half of the "
+                     "machine's last-level cache; blocked past that",
+                     2 * f.reachZ + 1, plural(size_t(2 * f.reachZ + 1)), f.planeFields,
+                     plural(size_t(f.planeFields)));
+}
+
 /// What the layer condition gives for rows of `width` points on `cacheBytes`.
 std::string layerChoiceText(const CpuSchedule &cpu, int width, long long cacheBytes) {
   const rt::LayerChoice c =
@@ -518,6 +520,7 @@ void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, const PlanTar
                       plural(size_t(gpu.ringSize())));
   }
   os << "sweep-plan: " << blockedHeightRule(plan.cpu) << "\n";
+  os << "sweep-plan: " << autoVariantRule(plan.cpu) << "\n";
   if (plan.cpu.blockedFootprint.planeFields == 0 || target.kind != PlanTarget::Kind::Cpu)
     return;
   os << fmt::format(

@@ -81,7 +81,7 @@ struct CpuSchedule {
   CpuTile blockedTile, planesTile; ///< default tiles; rt::RunOptions may override them
   /// What a blocked tile keeps for z reuse, the most any sweep keeps: at run time
   /// the tile height comes from the layer condition on it (stencilc/abi/LayerCondition.h),
-  /// blockedTile.y where no height satisfies it. No plane fields in 2D.
+  /// blockedTile.y where the machine's L2 is unknown. No plane fields in 2D.
   rt::LayerFootprint blockedFootprint;
   std::vector<CpuSweepPlan> sweeps;
 };

@@ -13,7 +13,7 @@ std::string RunConfig::describe() const {
   };
   auto xTiles = [](int x) { return x ? fmt::format(", x tiles of {} points", x) : std::string(); };
   std::string t = variant;
-  if (variant != "naive")
+  if (variant == "blocked" || variant == "planes" || blockY || blockZ || blockX)
     t += ", tiles " + tiles(blockY, blockZ) + xTiles(blockX);
   if (timeDepth == 1)
     return t + ", single sweeps";

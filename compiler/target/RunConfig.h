@@ -18,7 +18,7 @@
 namespace stencilc::target {
 
 struct RunConfig {
-  std::string variant = "naive";    ///< rt::Variant's name: naive, blocked, planes
+  std::string variant = "auto";     ///< rt::Variant's name: naive, blocked, planes, auto
   int blockY = 0, blockZ = 0;       ///< rt::RunOptions tiles; 0: the kernel's default
   int timeDepth = 1;                ///< time steps per pass (rt::TimeTiling); 1: single sweeps
   int timeTileY = 0, timeTileZ = 0; ///< rt::TimeTiling tiles; 0: the runtime's default

@@ -86,7 +86,8 @@ cl::opt<bool> pngOption("png",
                         cl::desc("Write a quick PNG beside each snapshot .npy (--png=false when "
                                  "scripts/plot.py draws the figures)"),
                         cl::init(true));
-cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, blocked, planes"),
+cl::opt<std::string> variantOption("variant",
+                                   cl::desc("Kernel variant: naive, blocked, planes, auto"),
                                    cl::init("naive"));
 cl::opt<std::string> stencilOption("stencil",
                                    cl::desc("lwc_elastic.stencil, for the stability analysis"),
@@ -195,7 +196,7 @@ int run() {
                                                    : fmt::format("layer {}", l + 1));
   auto variant = rt::parseVariant(variantOption);
   if (!variant)
-    throw std::invalid_argument("--variant " + variantOption + ": naive, blocked or planes");
+    throw std::invalid_argument("--variant " + variantOption + ": naive, blocked, planes or auto");
   // wave's rule for a given width (at most a third of an axis), with a default of 12.
   const int sponge = spongeOption.getNumOccurrences()
                          ? wave::spongeWidth(spongeOption, true, n.nx, n.ny, n.nz)

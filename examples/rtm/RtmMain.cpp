@@ -151,11 +151,11 @@ cl::opt<Backend> backendOption(
     cl::values(clEnumValN(Backend::Cpu, "cpu", "the CPU kernels (OpenMP)"),
                clEnumValN(Backend::Cuda, "cuda", "the CUDA kernels, fields in device memory")),
     cl::init(Backend::Cpu));
-cl::opt<std::string>
-    variantOption("variant",
-                  cl::desc("Kernel variant: naive, blocked, planes (cpu, default planes); gmem, "
-                           "ro, traditional, planes (cuda, default gmem)"),
-                  cl::init("planes"));
+cl::opt<std::string> variantOption(
+    "variant",
+    cl::desc("Kernel variant: naive, blocked, planes, auto (cpu, default planes); gmem, "
+             "ro, traditional, planes (cuda, default gmem)"),
+    cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir",
                                       cl::desc("Where the wave example's .stencil files are"),
                                       cl::init(RTM_STENCIL_DIR));
@@ -316,7 +316,8 @@ int runOnSurvey() {
   } else {
     auto variant = rt::parseVariant(variantOption.getValue());
     if (!variant)
-      throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
+      throw std::invalid_argument("--variant '" + variantOption +
+                                  "': naive, blocked, planes or auto");
     o.run = rt::RunOptions{*variant};
   }
   for (const char *demoOnly : {"size", "snapshots"})
@@ -409,7 +410,8 @@ int run() {
   const bool cudaVariantGiven = onDevice && variantOption.getNumOccurrences() > 0;
   auto cudaVariant = parseCudaVariant(cudaVariantGiven ? variantOption.getValue() : "gmem");
   if (!variant)
-    throw std::invalid_argument("--variant '" + variantOption + "': naive, blocked or planes");
+    throw std::invalid_argument("--variant '" + variantOption +
+                                "': naive, blocked, planes or auto");
   if (!cudaVariant)
     throw std::invalid_argument("--variant '" + variantOption +
                                 "': gmem, ro, traditional or planes with --backend cuda");

@@ -86,7 +86,8 @@ cl::opt<bool> pngOption("png",
                         cl::desc("Write a quick PNG beside each snapshot .npy (--png=false when "
                                  "scripts/plot.py draws the figures)"),
                         cl::init(true));
-cl::opt<std::string> variantOption("variant", cl::desc("Kernel variant: naive, blocked, planes"),
+cl::opt<std::string> variantOption("variant",
+                                   cl::desc("Kernel variant: naive, blocked, planes, auto"),
                                    cl::init("planes"));
 cl::opt<std::string> stencilDirOption("stencil-dir", cl::desc("Where ete37_sponge.stencil is"),
                                       cl::init(WAVE_STENCIL_DIR));
@@ -252,7 +253,7 @@ int run() {
   }
   auto variant = rt::parseVariant(variantOption);
   if (!variant)
-    throw std::invalid_argument("--variant: naive, blocked or planes");
+    throw std::invalid_argument("--variant: naive, blocked, planes or auto");
   if (timeTileOption < 1)
     throw std::invalid_argument(
         fmt::format("--time-tile {}: expected 1 or more time steps per pass", timeTileOption));

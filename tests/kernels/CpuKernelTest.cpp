@@ -218,6 +218,30 @@ TEST(ChooseRowBlock, WholeRowsUnlessAskedAndWholeLinesOtherwise) {
   EXPECT_EQ(rt::chooseRowBlock(5, 0), 1);
 }
 
+// Auto, the default: naive while the whole planes it reads again in z (acoustic_iso8
+// in float: 9 planes of u) fit half of the last-level cache, one window per thread;
+// blocked past that. With a 32 MiB cache and 2 threads: 208^3 (3.4 MB) fits, 512^3
+// (19.5 MB) does not. Where the cache is unknown, or nothing is read on several
+// planes, naive.
+TEST(ChooseVariant, AutoIsNaiveWhereWholePlanesFitTheLastLevelAndBlockedWhereNot) {
+  const rt::LayerFootprint acoustic{4, 4, 4, 1, 4}, flat{1, 1, 0, 0, 4};
+  const long long l3 = 32LL << 20;
+  EXPECT_TRUE(rt::wholePlanesFit(acoustic, 208, 208, 2, l3));
+  EXPECT_FALSE(rt::wholePlanesFit(acoustic, 512, 512, 2, l3));
+  EXPECT_TRUE(rt::wholePlanesFit(acoustic, 512, 512, 1, l3));
+  EXPECT_TRUE(rt::wholePlanesFit(acoustic, 1 << 14, 1 << 14, 2, 0)) << "an unknown cache";
+  EXPECT_TRUE(rt::wholePlanesFit(flat, 1 << 14, 1 << 14, 2, l3));
+  EXPECT_EQ(rt::RunOptions{}.variant, rt::Variant::Auto);
+  for (rt::Variant v : {rt::Variant::Naive, rt::Variant::Blocked, rt::Variant::Planes})
+    EXPECT_EQ(rt::chooseVariant(v, acoustic, 1 << 14, 1 << 14), v) << "as asked";
+  EXPECT_EQ(rt::chooseVariant(rt::Variant::Auto, acoustic, 16, 16), rt::Variant::Naive);
+  EXPECT_EQ(rt::chooseVariant(rt::Variant::Auto, flat, 1 << 14, 1 << 14), rt::Variant::Naive);
+  if (rt::hostCaches().lastLevel() > 0)
+    EXPECT_EQ(rt::chooseVariant(rt::Variant::Auto, acoustic, 1 << 14, 1 << 14),
+              rt::Variant::Blocked);
+  EXPECT_EQ(rt::parseVariant("auto"), rt::Variant::Auto);
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, CpuKernel, testing::ValuesIn(allCases()), caseName);
 
 /// Rows and columns of the numbered table below: 17 rows, so that its last

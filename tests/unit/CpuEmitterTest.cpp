@@ -119,23 +119,27 @@ TEST(CpuEmitter, RunDispatchesEverySweepOfEveryVariantWithThePlansTiles) {
       previous += m.position(0) + m.length(0);
     }
   }
-  // The default tiles are the plan's: blocked's height from the layer condition on the plan's
-  // footprint (the plan's height where the L2 is unknown), whole rows unless asked.
+  // The footprint the variant (Auto) and blocked's height come from is the plan's, and the
+  // default tiles are the plan's: blocked's height from the layer condition on it (the
+  // plan's height where the L2 is unknown), whole rows unless asked.
+  const std::regex footprint(
+      R"(\n  constexpr rt::LayerFootprint kFootprint\{(\d+), (\d+), (\d+), (\d+), (\d+)\};\n)"
+      R"(  switch \(rt::chooseVariant\(options.variant, kFootprint, nx, ny\)\) \{\n)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(source, m, footprint));
+  const rt::LayerFootprint &f = cpu.blockedFootprint;
+  EXPECT_EQ(std::stoi(m[1]), f.reachX);
+  EXPECT_EQ(std::stoi(m[2]), f.reachY);
+  EXPECT_EQ(std::stoi(m[3]), f.reachZ);
+  EXPECT_EQ(std::stoi(m[4]), f.planeFields);
+  EXPECT_EQ(std::stoi(m[5]), f.elementBytes);
   const std::regex blockedTiles(
       R"(const int bx = rt::chooseRowBlock\(options.blockX, nx\);\n)"
-      R"((\s+//.*\n)*\s+constexpr rt::LayerFootprint kFootprint\{(\d+), (\d+), (\d+), (\d+), (\d+)\};\n)"
-      R"(\s+const int by = rt::chooseLayerBlock\(options.blockY, kFootprint, bx, (\d+), ny\);\n)"
+      R"((\s+//.*\n)*\s+const int by = rt::chooseLayerBlock\(options.blockY, kFootprint, bx, (\d+), ny\);\n)"
       R"(\s+const int bz = rt::chooseBlock\(options.blockZ, (\d+), nz\);\n\s+sweep0_blocked)");
-  std::smatch m;
   ASSERT_TRUE(std::regex_search(source, m, blockedTiles));
-  const rt::LayerFootprint &f = cpu.blockedFootprint;
-  EXPECT_EQ(std::stoi(m[2]), f.reachX);
-  EXPECT_EQ(std::stoi(m[3]), f.reachY);
-  EXPECT_EQ(std::stoi(m[4]), f.reachZ);
-  EXPECT_EQ(std::stoi(m[5]), f.planeFields);
-  EXPECT_EQ(std::stoi(m[6]), f.elementBytes);
-  EXPECT_EQ(std::stoi(m[7]), cpu.blockedTile.y);
-  EXPECT_EQ(std::stoi(m[8]), cpu.blockedTile.z);
+  EXPECT_EQ(std::stoi(m[2]), cpu.blockedTile.y);
+  EXPECT_EQ(std::stoi(m[3]), cpu.blockedTile.z);
   const std::regex planesTiles(
       R"(rt::chooseBlock\(options.blockY, (\d+), ny\);\n\s+const int bz = rt::chooseBlock\(options.blockZ, (\d+), nz\);\n\s+sweep0_planes)");
   ASSERT_TRUE(std::regex_search(source, m, planesTiles));

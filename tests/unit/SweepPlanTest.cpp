@@ -15,6 +15,7 @@
 
 using namespace stencilc;
 using stencilc::testing::compileExample;
+using stencilc::testing::compileText;
 
 namespace {
 
@@ -70,6 +71,27 @@ TEST(SweepPlanTest, BlockedTileHeightsFollowTheLayerCondition) {
   const rt::LayerFootprint flat = compileExample("heat2d").only().sweepPlan.cpu.blockedFootprint;
   EXPECT_EQ(flat.planeFields, 0);
   EXPECT_EQ(rt::layerConditionRows(flat, 4096, l2, 16).rows, 16);
+}
+
+// A field read on several planes inside a coefficient counts as one a tile keeps planes of,
+// as a term's field does: k is read at z - 1, z and z + 1 in the factors, u in the terms.
+TEST(SweepPlanTest, BlockedFootprintCountsFieldsReadInCoefficients) {
+  auto ex = compileText(R"(
+stencil conductivity {
+  grid 3d;
+  type float;
+  field u : time;
+  field k : in;
+  field u_next : out advances u;
+  points N = {(0, 0, -1), (0, 0, 1), (0, -2, 0)};
+  u_next = u + sum(d in N, (k + k[d]) * (u[d] - u));
+}
+)");
+  const rt::LayerFootprint f = ex.only().sweepPlan.cpu.blockedFootprint;
+  EXPECT_EQ(f.planeFields, 2);
+  EXPECT_EQ(f.reachX, 0);
+  EXPECT_EQ(f.reachY, 2);
+  EXPECT_EQ(f.reachZ, 1);
 }
 
 TEST(SweepPlanTest, Ete37StagesItsElevenClassRowsOncePerOutputRow) {

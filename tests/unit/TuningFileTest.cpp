@@ -73,7 +73,7 @@ TEST(TuningFile, MergeKeepsOtherMachinesStencilsAndTypes) {
   EXPECT_EQ(file.machines[0].stencils.size(), 2u);
   EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.size(), 2u);
   EXPECT_EQ(file.machines[0].stencils.at("ete37").byType.at("float").run.variant, "blocked");
-  EXPECT_EQ(file.machines[1].stencils.at("ete37").byType.at("float").run.variant, "naive");
+  EXPECT_EQ(file.machines[1].stencils.at("ete37").byType.at("float").run.variant, "auto");
 
   // Re-tuning replaces the entry; a new hash drops the stale types.
   TunedChoice planes = blocked();
@@ -131,7 +131,7 @@ TEST(TuningFile, MalformedFilesSayWhereAndWhat) {
   };
   EXPECT_EQ(broken(R"("variant": "blocked")", R"("variant": "fast")"),
             "t.json: machines[0].stencils.ete37.float.variant: 'fast' is not a CPU variant "
-            "(naive, blocked, planes)");
+            "(naive, blocked, planes, auto)");
   EXPECT_EQ(broken(R"("time_depth": 4)", R"("time_depth": 0)"),
             "t.json: machines[0].stencils.ete37.float.time_depth: expected an integer from 1 to "
             "64");

@@ -38,29 +38,32 @@ std::string cpuRunBody(const kernel::KernelModule &module, const CpuSchedule &pl
                         {"Planes", "planes", plan.planesTile}};
   // The partial sums and staged coefficients stay indexed by x in the whole
   // row, so a box needs no other change than the loop bounds.
-  std::string out =
-      fmt::format("  const rt::Box box = rt::regionOf(\"{}\", a.extent, options.region);\n"
-                  "  if (box.empty())\n    return;\n"
-                  "  const int nx = box.x1 - box.x0, ny = box.y1 - box.y0, nz = box.z1 - box.z0;\n"
-                  "  switch (options.variant) {{\n",
-                  kernelName);
+  const rt::LayerFootprint &f = plan.blockedFootprint;
+  std::string out = fmt::format(
+      "  const rt::Box box = rt::regionOf(\"{}\", a.extent, options.region);\n"
+      "  if (box.empty())\n    return;\n"
+      "  const int nx = box.x1 - box.x0, ny = box.y1 - box.y0, nz = box.z1 - box.z0;\n"
+      "  // The planes the stencil reads again in z (stencilc/abi/LayerCondition.h): Auto\n"
+      "  // is naive where they fit this machine's last-level cache whole, else blocked,\n"
+      "  // whose tiles are as tall as fit half of its L2.\n"
+      "  constexpr rt::LayerFootprint kFootprint{{{}, {}, {}, {}, {}}};\n"
+      "  switch (rt::chooseVariant(options.variant, kFootprint, nx, ny)) {{\n",
+      kernelName, f.reachX, f.reachY, f.reachZ, f.planeFields, f.elementBytes);
   for (const Case &c : cases) {
     out += fmt::format("  case rt::Variant::{}: {{\n", c.variant);
-    const rt::LayerFootprint &f = plan.blockedFootprint;
-    if (c.tile.y)
+    if (c.tile.y) {
       out += "    const int bx = rt::chooseRowBlock(options.blockX, nx);\n";
-    if (c.tile.y && std::string(c.name) == "blocked" && f.planeFields > 0)
-      out += fmt::format(
-          "    // The tallest tile whose planes fill at most half of this machine's L2 (the layer\n"
-          "    // condition, stencilc/abi/LayerCondition.h); {0} rows where the L2's size is "
-          "unknown.\n"
-          "    constexpr rt::LayerFootprint kFootprint{{{1}, {2}, {3}, {4}, {5}}};\n"
-          "    const int by = rt::chooseLayerBlock(options.blockY, kFootprint, bx, {0}, ny);\n",
-          c.tile.y, f.reachX, f.reachY, f.reachZ, f.planeFields, f.elementBytes);
-    else if (c.tile.y)
-      out += fmt::format("    const int by = rt::chooseBlock(options.blockY, {}, ny);\n", c.tile.y);
-    if (c.tile.y)
+      if (std::string(c.name) == "blocked" && f.planeFields > 0)
+        out +=
+            fmt::format("    // {} rows where the L2's size is unknown.\n"
+                        "    const int by = rt::chooseLayerBlock(options.blockY, kFootprint, bx, "
+                        "{}, ny);\n",
+                        c.tile.y, c.tile.y);
+      else
+        out +=
+            fmt::format("    const int by = rt::chooseBlock(options.blockY, {}, ny);\n", c.tile.y);
       out += fmt::format("    const int bz = rt::chooseBlock(options.blockZ, {}, nz);\n", c.tile.z);
+    }
     for (const kernel::SweepKernels &sweep : module.sweeps)
       for (const kernel::Variant &v : sweep.variants)
         if (v.name == c.name)
@@ -68,7 +71,7 @@ std::string cpuRunBody(const kernel::KernelModule &module, const CpuSchedule &pl
                              sweep.find(v.entry)->params.tileSizes ? ", bx, by, bz" : "");
     out += "    return;\n  }\n";
   }
-  out += "  }\n";
+  out += "  case rt::Variant::Auto:\n    break; // rt::chooseVariant never returns it\n  }\n";
   out += fmt::format("  throw rt::KernelError(\"{}: unknown variant\");\n", kernelName);
   return out;
 }

@@ -27,6 +27,9 @@ enum class Variant {
   Naive,   ///< multi-to-one, one output point at a time; OpenMP over z and y, SIMD along x
   Blocked, ///< the same, tiled in y and z (never in x)
   Planes,  ///< partial-plane accumulation: each input plane read once per tile
+  /// naive where the whole planes it reads again in z fit this machine's last-level
+  /// cache, blocked where they do not (rt::chooseVariant, stencilc/abi/LayerCondition.h)
+  Auto,
 };
 
 inline const char *variantName(Variant v) {
@@ -34,12 +37,13 @@ inline const char *variantName(Variant v) {
   case Variant::Naive: return "naive";
   case Variant::Blocked: return "blocked";
   case Variant::Planes: return "planes";
+  case Variant::Auto: return "auto";
   }
   return "?";
 }
 
 inline std::optional<Variant> parseVariant(std::string_view name) {
-  for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes})
+  for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes, Variant::Auto})
     if (name == variantName(v))
       return v;
   return std::nullopt;
@@ -83,11 +87,12 @@ inline std::string boxText(const Box &b) {
 }
 
 struct RunOptions {
-  /// Naive unless asked: where the fields exceed the caches it was the fastest or
-  /// within a few percent of blocked for acoustic_iso8, ete37 and ete73 on every
-  /// machine measured, and planes the slowest (docs/PERFORMANCE.md); `stencilc
-  /// bench --search` measures all three on this machine.
-  Variant variant = Variant::Naive;
+  /// Auto unless asked: naive where its planes fit the last-level cache (it was
+  /// the fastest or within a few percent of blocked for acoustic_iso8, ete37 and
+  /// ete73 at 4x that cache), blocked on grids whose planes do not (1.04-1.4x naive
+  /// at 512^3); planes the slowest (docs/PERFORMANCE.md §Variant by the layer
+  /// condition). `stencilc bench --search` measures all three on this machine.
+  Variant variant = Variant::Auto;
   int blockY = 0; ///< tile height in y (blocked, planes); 0 = the kernel's default
   int blockZ = 0; ///< tile depth in z (blocked, planes); 0 = the kernel's default
   /// Tile width in x (blocked, planes), rounded up to whole 64-byte lines of

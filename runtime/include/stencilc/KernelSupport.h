@@ -17,6 +17,9 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -323,6 +326,21 @@ inline int chooseLayerBlock(int requested, const LayerFootprint &footprint, int 
     return chooseBlock(requested, fallback, n);
   return chooseBlock(layerConditionRows(footprint, width, hostCaches().l2, fallback).rows, fallback,
                      n);
+}
+
+/// `requested` unless it is Variant::Auto: then naive where the whole planes
+/// it reads again in z, a window for each of this run's threads, fit half of
+/// this machine's last-level cache (abi/LayerCondition.h), else blocked.
+inline Variant chooseVariant(Variant requested, const LayerFootprint &footprint, int nx, int ny) {
+  if (requested != Variant::Auto)
+    return requested;
+#ifdef _OPENMP
+  const int threads = omp_get_max_threads();
+#else
+  const int threads = 1;
+#endif
+  return wholePlanesFit(footprint, nx, ny, threads, hostCaches().lastLevel()) ? Variant::Naive
+                                                                              : Variant::Blocked;
 }
 
 /// Points of x per tile: the whole of `n` when `requested` is 0 or less, else

@@ -17,6 +17,12 @@
 // still keeps the most of them in the cache (it was as fast as any other
 // height where measured), so it is the height then too.
 //
+// `naive` walks whole planes, each thread its own range of z: it keeps its z
+// reuse while (2 rz + 1) whole planes of those fields, one window per thread,
+// fill at most half of the last-level cache, the same condition a level up.
+// Where they do not, a run that leaves the variant to the kernel (Auto) takes
+// `blocked`, whose tiles keep the planes in L2.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -59,6 +65,15 @@ constexpr LayerChoice layerConditionRows(const LayerFootprint &f, int width, lon
     if (layerBytes(f, rows, width) <= budget)
       return {rows, layerBytes(f, rows, width), budget, true};
   return {kLowestLayerRows, layerBytes(f, kLowestLayerRows, width), budget, false};
+}
+
+/// Whether `threads` windows of the whole planes `naive` keeps (rows ny and
+/// nx points wide) fill at most half of `cacheBytes`; true for a footprint
+/// with no plane fields or an unknown cache.
+constexpr bool wholePlanesFit(const LayerFootprint &f, int nx, int ny, int threads,
+                              long long cacheBytes) {
+  return f.planeFields == 0 || cacheBytes <= 0 ||
+         (long long)threads * layerBytes(f, ny, nx) <= cacheBytes / 2;
 }
 
 } // namespace stencilc::rt

@@ -1,5 +1,5 @@
-//===- Halo.cpp -----------------------------------------------------------===//
-#include "analysis/Halo.h"
+//===- FieldReach.cpp -----------------------------------------------------===//
+#include "ir/linear/FieldReach.h"
 
 #include "stencilc/abi/Neighbours.h"
 
@@ -14,6 +14,7 @@ void addRead(FieldReach &r, const ir::Offset &o) {
     r.minus[axis] = std::max(r.minus[axis], -o[axis]);
     r.plus[axis] = std::max(r.plus[axis], o[axis]);
   }
+  r.zOffsets.insert(o[2]);
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) {
@@ -36,16 +37,34 @@ void addExpr(const ir::Expr &e, std::vector<FieldReach> &reaches) {
     addExpr(*op, reaches);
 }
 
+void addTerm(const Term &t, std::vector<FieldReach> &reaches) {
+  addRead(reaches[t.field], t.offset);
+  for (const ir::ExprPtr &f : t.factors)
+    addExpr(*f, reaches);
+}
+
 } // namespace
 
 std::vector<FieldReach> fieldReaches(const ir::Stencil &s, const LinearStencil &linear) {
   std::vector<FieldReach> reaches(s.fields.size());
   for (const LinearForm &form : linear.updates) {
-    for (const Term &t : form.terms) {
-      addRead(reaches[t.field], t.offset);
-      for (const ir::ExprPtr &f : t.factors)
-        addExpr(*f, reaches);
-    }
+    for (const Term &t : form.terms)
+      addTerm(t, reaches);
+    if (form.pointwise)
+      addExpr(*form.pointwise, reaches);
+  }
+  return reaches;
+}
+
+std::vector<FieldReach> fieldReaches(const ir::Stencil &s, const LinearStencil &linear,
+                                     const std::vector<std::vector<int>> &groupsOf) {
+  std::vector<FieldReach> reaches(s.fields.size());
+  for (size_t u = 0; u < linear.updates.size(); ++u) {
+    const LinearForm &form = linear.updates[u];
+    if (u < groupsOf.size())
+      for (int g : groupsOf[u])
+        for (int t : form.groups[g].terms)
+          addTerm(form.terms[t], reaches);
     if (form.pointwise)
       addExpr(*form.pointwise, reaches);
   }
