@@ -5,6 +5,7 @@ writes one JSON file that carries the machine beside the figures, for docs/resul
   bench/record-run.py OUT.json [--devito] [--devito-args ARGS] [--yask CHECKOUT]
                       [--yask-args ARGS] [--stencilc PATH] [--note TEXT]
                       [--bench 'STENCIL [stencilc bench options]']...
+                      [--tune 'STENCIL [stencilc tune options]']...
 
 Each --bench is one `stencilc bench dsl-examples/STENCIL.stencil --json OPTIONS` run, timed in
 turn. The file holds: `kind` ("cpu"), `date` (UTC, ISO 8601), `commit` (git HEAD, "-dirty" when
@@ -13,7 +14,8 @@ differs: --stencilc-commit), `note`, `machine` (CPU model, family/model, cores, 
 L1d/L2 per core and L3 from sysfs, the kernel's transparent-huge-page mode), and `runs`: per
 run the command, the 1-minute load average before and after (other work on the machine skews
 every figure) and the tool's own JSON (`bench`: stencilc bench's; `peers`: devito-peer.sh's, or
-with --yask yask-peer.sh's, which runs Devito at the same grids too).
+with --yask yask-peer.sh's, which runs Devito at the same grids too; `tune`: the entry
+`stencilc tune` wrote, with its stencil and type, beside the fastest found its default's rate).
 docs/PERFORMANCE.md's CPU tables are made from such files by scripts/results-tables.py.
 """
 import argparse
@@ -24,6 +26,7 @@ import pathlib
 import shlex
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ISA = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16", "amx_tile")
@@ -83,7 +86,7 @@ def commit():
         return "unknown"
 
 
-def run(label, argv):
+def run(label, argv, parse=True):
     print(f"record-run: {' '.join(argv)}", file=sys.stderr, flush=True)
     before = os.getloadavg()[0]
     started = datetime.datetime.now(datetime.timezone.utc)
@@ -94,7 +97,19 @@ def run(label, argv):
             "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "load_average_1min_before": round(before, 2),
             "load_average_1min_after": round(os.getloadavg()[0], 2),
-            label: json.loads(p.stdout)}
+            label: json.loads(p.stdout) if parse else p.stdout}
+
+
+def run_tune(argv, stencil):
+    """`stencilc tune ... -o FILE`: the one entry it writes, with its stencil and type."""
+    with tempfile.TemporaryDirectory() as work:
+        out = pathlib.Path(work) / "tuning.json"
+        record = run("stdout", argv + ["-o", str(out)], parse=False)
+        machines = json.loads(out.read_text())["machines"]
+    types = machines[0]["stencils"][stencil]
+    [(elem, entry)] = [(k, v) for k, v in types.items() if k != "hash"]
+    record["tune"] = dict(entry, stencil=stencil, type=elem)
+    return record
 
 
 def main():
@@ -102,6 +117,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--bench", action="append", default=[],
                     help="'STENCIL [stencilc bench options]', one run each")
+    ap.add_argument("--tune", action="append", default=[],
+                    help="'STENCIL [stencilc tune options]', one run each")
     ap.add_argument("--devito", action="store_true", help="also run bench/peers/devito-peer.sh")
     ap.add_argument("--devito-args", default="", help="options for devito-peer.sh")
     ap.add_argument("--yask", default="", metavar="CHECKOUT",
@@ -112,8 +129,8 @@ def main():
     ap.add_argument("--stencilc-commit", default="",
                     help="the commit the --stencilc binary was built from (default: git HEAD)")
     a = ap.parse_args()
-    if not a.bench and not a.devito and not a.yask:
-        ap.error("nothing to run: give --bench, --devito or --yask")
+    if not a.bench and not a.tune and not a.devito and not a.yask:
+        ap.error("nothing to run: give --bench, --tune, --devito or --yask")
     record = {"kind": "cpu",
               "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
               "commit": commit(), "stencilc_commit": a.stencilc_commit or commit(),
@@ -124,6 +141,10 @@ def main():
         words = shlex.split(spec)
         argv = [a.stencilc, "bench", f"dsl-examples/{words[0]}.stencil", "--json"] + words[1:]
         record["runs"].append(run("bench", argv))
+    for spec in a.tune:
+        words = shlex.split(spec)
+        argv = [a.stencilc, "tune", f"dsl-examples/{words[0]}.stencil"] + words[1:]
+        record["runs"].append(run_tune(argv, words[0]))
     if a.devito:
         argv = ["bash", "bench/peers/devito-peer.sh", "--json", "--stencilc", a.stencilc]
         record["runs"].append(run("peers", argv + shlex.split(a.devito_args)))

@@ -19,6 +19,8 @@ number in a table always comes with its raw data. KINDs:
                            best rows, Devito's (and YASK's) figure and the ratios, same run
   cpu-times FILE           the bench harness's `time` runs of one file: a row per grid, a
                            column per configuration, a time or a ratio to another column
+  cpu-tune FILE            the `stencilc tune` runs of one file: a row per stencil and grid,
+                           the fastest found, the untuned defaults and their ratio
   gpu-runs                 one row per GPU results file: device, driver, date, triads
   gpu-generated FILE...    the generated variants, a row per stencil, type and index
                            (a row missing from the first file is taken from the next)
@@ -102,7 +104,9 @@ def triads(doc):
 
 
 def cpu_machine(results, prefix):
-    files = sorted(p.stem for p in results.glob(f"{prefix}*.json"))
+    # Numbers in the names in numeric order: -2- before -10-.
+    files = sorted((p.stem for p in results.glob(f"{prefix}*.json")),
+                   key=lambda s: [int(w) if w.isdigit() else w for w in re.split(r"(\d+)", s)])
     if not files:
         raise Error(f"cpu-machine {prefix}: no results files")
     rows = []
@@ -218,10 +222,11 @@ def cpu_times(results, stem):
     it is against another column, that column's time over its own (above 1: faster)."""
     d = load(results, stem)
     rows, header = [], None
+    several = len({run["times"]["stencil"] for run in d["runs"]}) > 1
     for run in d["runs"]:
         t = run["times"]
         cols = t["columns"]
-        labels = ["grid (x first)"] + [c["label"] for c in cols]
+        labels = ["stencil, grid (x first)" if several else "grid (x first)"] + [c["label"] for c in cols]
         if header is not None and labels != header:
             raise Error(f"cpu-times {stem}: the runs have different columns")
         header = labels
@@ -231,8 +236,39 @@ def cpu_times(results, stem):
                 cells.append(f"{c['seconds']:.3g} s a step")
             else:
                 cells.append(f"{cols[c['against']]['seconds'] / c['seconds']:.2f}×")
-        rows.append([" × ".join(map(str, t["size"]))] + cells)
+        grid = " × ".join(map(str, t["size"]))
+        rows.append([f"{t['stencil']}, {grid}" if several else grid] + cells)
     return md(header, rows, 1)
+
+
+def describe_tuned(e):
+    """A tuning entry's choice, as `stencilc tune` prints it."""
+    words = [e["variant"]]
+    if e["block_x"] or e["block_y"] or e["block_z"]:
+        words.append(f"tiles {e['block_x'] or 'x'} × {e['block_y'] or 'y'} × {e['block_z'] or 'z'}")
+    if e["time_depth"] > 1:
+        tiles = f"{e['time_tile_y'] or 'default'} × {e['time_tile_z'] or 'default'}"
+        if e["time_tile_x"]:
+            tiles = f"{e['time_tile_x']} × " + tiles
+        words.append(f"{e['time_depth']} steps per pass, time tiles {tiles}")
+    return ", ".join(words)
+
+
+def cpu_tune(results, stem):
+    """`stencilc tune` (bench/record-run.py --tune): a row per run."""
+    d = load(results, stem)
+    rows = []
+    for run in d["runs"]:
+        if "tune" not in run:
+            continue
+        e = run["tune"]
+        rows.append([f"{e['stencil']} ({e['type']})", " × ".join(map(str, e["size"])),
+                     describe_tuned(e), f"{e['gpts_per_s']:.3f}", f"{e['default_gpts_per_s']:.3f}",
+                     f"{e['default_gpts_per_s'] / e['gpts_per_s']:.2f}×"])
+    if not rows:
+        raise Error(f"cpu-tune {stem}: no tune runs")
+    return md(["stencil", "grid (x first)", "fastest found", "GPts/s", "defaults, GPts/s",
+               "defaults / tuned"], rows, 3)
 
 
 def _floor_fraction(r):
@@ -390,6 +426,8 @@ def make(results, spec):
             return cpu_peers(results, args[0])
         if kind == "cpu-times" and len(args) == 1:
             return cpu_times(results, args[0])
+        if kind == "cpu-tune" and len(args) == 1:
+            return cpu_tune(results, args[0])
         if kind == "gpu-runs" and not args:
             return gpu_runs(results)
         if kind == "gpu-generated" and args:
