@@ -113,7 +113,6 @@ std::vector<SweepReads> sweepReads(const CompiledStencil &c) {
       if (i == 0 && form.pointwise)
         collectFactorReads(s, *form.pointwise, one);
       r.reads.insert(one.reads.begin(), one.reads.end());
-      r.updates.push_back(std::move(one.reads));
     }
     if (i < c.sweepPlan.gpu.sweeps.size()) {
       PlanesReads planes = planesCoefficientLoads(c, c.sweepPlan.gpu.sweeps[i]);

@@ -36,10 +36,10 @@ struct Lookup {
 };
 
 struct SweepReads {
-  std::set<Access> reads; ///< every field but outputs
-  /// The same per update: a kernel evaluates one update after another and loads
-  /// again what an earlier one read (its stores may alias the fields it reads).
-  std::vector<std::set<Access>> updates;
+  /// Every field but outputs. A kernel loads each once a point: it stores the
+  /// point's outputs after all its loads (kernel::gpuStoresAfterLoads), so no
+  /// store through a pointer that may alias sits between two updates' loads.
+  std::set<Access> reads;
   std::vector<int> outputs;
   bool accumulates = false; ///< a later sweep: reads its outputs and adds
   std::vector<Lookup> lookups;

@@ -318,9 +318,8 @@ void countPointwise(const SweepReads &r, const Geometry &g, int elem, IndexFill 
             points.push_back({y0 + ty + dy, x0 + tx + dx});
           return requestSectors(points, bytes);
         };
-        for (const std::set<Access> &update : r.updates)
-          for (const Access &a : update)
-            tally.loadRequest(request(a.dx, a.dy, a.bytes), weight);
+        for (const Access &a : r.reads)
+          tally.loadRequest(request(a.dx, a.dy, a.bytes), weight);
         for (size_t o = 0; o < r.outputs.size(); ++o) {
           if (r.accumulates)
             tally.loadRequest(request(0, 0, elem), weight);
@@ -441,18 +440,17 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
               tally.loadRequest(request(dx, dy, bytes),
                                 weight * (planes + span.second - span.first));
             }
-            for (const std::set<Access> &update : r.updates)
-              for (const Access &a : update) {
-                if (tiled.count(a.field) && a.dz == 0) { // the current plane, from the tile
-                  tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
-                  continue;
-                }
-                auto queue = plan.queues.find({a.field, a.dx, a.dy});
-                if (queue != plan.queues.end() && a.dz >= queue->second.first &&
-                    a.dz <= queue->second.second)
-                  continue; // in the column's register queue
-                tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes);
+            for (const Access &a : r.reads) {
+              if (tiled.count(a.field) && a.dz == 0) { // the current plane, from the tile
+                tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
+                continue;
               }
+              auto queue = plan.queues.find({a.field, a.dx, a.dy});
+              if (queue != plan.queues.end() && a.dz >= queue->second.first &&
+                  a.dz <= queue->second.second)
+                continue; // in the column's register queue
+              tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes);
+            }
           } else {
             // Every point of a tiled field is read from the tile of its input plane; a
             // field read in the coefficients is loaded once per plane offset that uses it.
