@@ -87,11 +87,10 @@ inline std::string boxText(const Box &b) {
 }
 
 struct RunOptions {
-  /// Auto unless asked: naive where its planes fit the last-level cache (it was
-  /// the fastest or within a few percent of blocked for acoustic_iso8, ete37 and
-  /// ete73 at 4x that cache), blocked on grids whose planes do not (1.04-1.4x naive
-  /// at 512^3); planes the slowest (docs/PERFORMANCE.md §Variant by the layer
-  /// condition). `stencilc bench --search` measures all three on this machine.
+  /// Auto unless asked: naive where the planes it reads again fit the last-level
+  /// cache, blocked where they do not, since blocked's tiles keep them in L2;
+  /// never planes, the slowest where measured (docs/PERFORMANCE.md §Variant by
+  /// the layer condition). `stencilc bench --search` measures all three here.
   Variant variant = Variant::Auto;
   int blockY = 0; ///< tile height in y (blocked, planes); 0 = the kernel's default
   int blockZ = 0; ///< tile depth in z (blocked, planes); 0 = the kernel's default
