@@ -453,6 +453,7 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
                     cpu.outputPlanesPerLoop, plural(size_t(cpu.outputPlanesPerLoop)),
                     cpu.blockedTile.y, cpu.blockedTile.z, cpu.planesTile.y, cpu.planesTile.z);
   os << "  " << blockedHeightRule(cpu) << "\n";
+  os << "  " << autoVariantRule(cpu) << "\n";
   for (size_t sweep = 0; sweep < cpu.sweeps.size(); ++sweep) {
     const CpuSweepPlan &p = cpu.sweeps[sweep];
     os << fmt::format("  sweep {}:", sweep);
