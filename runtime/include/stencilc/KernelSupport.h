@@ -13,6 +13,7 @@
 #include "stencilc/abi/LayerCondition.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -90,15 +91,27 @@ template <typename T> struct VectorOf { typedef T type __attribute__((vector_siz
 /// so a kernel's whole-block loop spells its expression as the scalar loop does.
 template <typename T> using Vec = typename detail::VectorOf<T>::type;
 
+namespace detail {
+/// Vec<T> as it lies in a row: aligned as T only. Loads and stores go through
+/// it rather than memcpy, whose char-typed copy may alias anything: after each
+/// such store GCC reloaded every pointer and stride it kept in memory (the
+/// packed table's, the row bases it spilled) before the next block could use
+/// them, and it copied some loads through the stack. A vector of T has T's
+/// alias set, so these accesses alias only the rows of T they are.
+template <typename T> struct UnalignedVectorOf {
+  typedef T type __attribute__((vector_size(kSimdBytes), aligned(alignof(T))));
+};
+} // namespace detail
+
 /// The kSimdLanes<T> values from p on (no alignment needed).
 template <typename T> inline Vec<T> load(const T *p) {
-  Vec<T> v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
+  return *reinterpret_cast<const typename detail::UnalignedVectorOf<T>::type *>(p);
 }
 
 /// Writes v's lanes to p on (no alignment needed).
-template <typename T> inline void store(T *p, const Vec<T> &v) { std::memcpy(p, &v, sizeof v); }
+template <typename T> inline void store(T *p, const Vec<T> &v) {
+  *reinterpret_cast<typename detail::UnalignedVectorOf<T>::type *>(p) = v;
+}
 
 namespace detail {
 #if defined(__AVX2__)
@@ -148,9 +161,7 @@ template <int D, int Below, int Above, typename T> inline Vec<T> shifted(const T
       v = loadWhole(p + q + W);
     else
       v = detail::bytesFrom<kBytes>(loadWhole(p + q), loadWhole(p + q + W));
-    Vec<T> out;
-    std::memcpy(&out, &v, sizeof out);
-    return out;
+    return std::bit_cast<Vec<T>>(v);
   }
 #endif
   return load(p + D);
