@@ -117,8 +117,12 @@ def main():
                              text=True)
         if gen.returncode:
             fail(f"stencilc gen failed:\n{gen.stderr}")
-        source = out / (stencil.stem + ".cpp")
-        asm_path = out / (stencil.stem + ".s")
+        # Named after the stencil the file declares, which need not be the file's name.
+        sources = sorted(out.glob("*.cpp"))
+        if len(sources) != 1:
+            fail(f"stencilc gen wrote {len(sources)} .cpp files for {stencil.name}, not one")
+        source = sources[0]
+        asm_path = source.with_suffix(".s")
         cc = subprocess.run([cxx, "-std=c++20", "-O3", "-march=native", "-fopenmp",
                              f"-I{REPO / 'runtime/include'}", "-S", "-o", str(asm_path),
                              str(source)], capture_output=True, text=True)
