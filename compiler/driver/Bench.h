@@ -32,7 +32,7 @@ struct BenchOptions {
   enum class Index { Random, Layered } index = Index::Random;
   /// Time steps per pass of the time-tiled runs (stencilc/timeloop/TimeTiling.h) to
   /// time, for stencils whose outputs advance time levels; empty: none.
-  std::vector<int> timeDepths = {2, 4};
+  std::vector<int> timeDepths = {2, 4, 8};
 };
 
 /// The bench harness (runtime/src/bench/BenchHarness.cpp) compiled with a stencil's

@@ -66,7 +66,7 @@ llvm::cl::opt<BenchOptions::Index> benchIndex(
     llvm::cl::init(BenchOptions::Index::Random), llvm::cl::sub(benchCommand));
 llvm::cl::list<int> benchTimeDepths(
     "time-depths",
-    llvm::cl::desc("Time steps per pass of the time-tiled runs to time (0: none; default 2,4)"),
+    llvm::cl::desc("Time steps per pass of the time-tiled runs to time (0: none; default 2,4,8)"),
     llvm::cl::value_desc("T,..."), llvm::cl::CommaSeparated, llvm::cl::sub(benchCommand));
 
 int runBenchCommand() {

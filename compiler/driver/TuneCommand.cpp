@@ -7,7 +7,7 @@
 // `stencilc bench` does) and searches the variant, its tiles and the time
 // steps per pass (docs/PERFORMANCE.md "Tuning") in three rounds over one grid:
 //
-//   1. coarse: every variant at a few tile sizes, single sweeps and 2 or 4
+//   1. coarse: every variant at a few tile sizes, single sweeps and 2, 4 or 8
 //      steps per pass where the stencil advances time levels, tiles cut in x
 //      where a row holds two, one timing each;
 //   2. fine: the three fastest of round 1 again and their neighbours (tiles
@@ -27,6 +27,7 @@
 #include "analysis/TuningFile.h"
 #include "driver/Bench.h"
 #include "driver/Driver.h"
+#include "stencilc/abi/TimeTiles.h"
 #include "target/RunConfig.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -135,7 +136,7 @@ std::vector<Config> uniqueConfigs(const std::vector<Config> &list) {
 /// Round 1: the defaults first (so a short budget still measures them), then a coarse grid.
 std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int nx, int ny, int nz) {
   std::vector<Config> list{kDefault};
-  const std::vector<int> depths = timeTileable ? std::vector<int>{2, 4} : std::vector<int>{};
+  const std::vector<int> depths = timeTileable ? std::vector<int>{2, 4, 8} : std::vector<int>{};
   for (const char *v : {"blocked", "planes"})
     list.push_back({v, 0, 0, 1, 0, 0});
   for (int depth : depths)
@@ -176,7 +177,7 @@ std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> 
   std::vector<Config> list{kDefault};
   auto valid = [&](const Config &c) {
     return c.blockX <= nx && c.blockY <= ny && c.blockZ <= nz && c.timeTileX <= nx &&
-           c.timeTileY <= ny && c.timeTileZ <= nz && c.timeDepth <= 8;
+           c.timeTileY <= ny && c.timeTileZ <= nz && c.timeDepth <= 16;
   };
   for (const Config &b : best) {
     list.push_back(b);
@@ -194,9 +195,12 @@ std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> 
       }
     }
     if (b.timeDepth > 1) {
-      // 0 is the runtime's default tile (stencilc/timeloop/TimeTiling.h): 32 x 8.
-      const int ty = b.timeTileY ? b.timeTileY : 32,
-                tz = b.timeTileZ ? b.timeTileZ : (s.dims == 3 ? 8 : 0);
+      // 0 is the runtime's default tile (stencilc/abi/TimeTiles.h).
+      const int ty = b.timeTileY ? b.timeTileY : rt::kTimeTileY,
+                tz = b.timeTileZ
+                         ? b.timeTileZ
+                         : (s.dims == 3 ? rt::defaultTimeTileZ(nx, ir::elemTypeBytes(s.elemType))
+                                        : 0);
       for (int f : {2, -2}) {
         Config c = b;
         c.timeTileY = f > 0 ? ty * 2 : std::max(1, ty / 2);

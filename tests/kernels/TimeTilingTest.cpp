@@ -20,6 +20,8 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace stencilc;
@@ -103,6 +105,30 @@ TEST(TimeTiling, PacksTablesOnceWithTheSameBits) {
   EXPECT_GE(checked, 4) << "ete37 and ete73 in both precisions";
 }
 
+/// Without tile extents a pass takes kTimeTileY rows and, in z, kTimeTileZ planes on rows
+/// shorter than kLongRowBytes and kLongRowTileZ on longer ones (stencilc/abi/TimeTiles.h).
+TEST(TimeTiling, DefaultTilesAreTallerOnLongRows) {
+  static_assert(rt::kLongRowBytes == 1024 && rt::kLongRowTileZ > rt::kTimeTileZ);
+  int checked = 0;
+  for (const rt::KernelInfo *info : tileableKernels()) {
+    const int bytes = std::string(info->elemType) == "double" ? 8 : 4;
+    const int longRow = int(rt::kLongRowBytes) / bytes;
+    const rt::TimeTiling defaults{4, 0, 0, 0};
+    const int flat = info->dims == 3 ? 0 : 1; // 2D: one plane, whatever the row
+    for (const auto &[nx, tileZ] :
+         {std::pair{longRow - 1, rt::kTimeTileZ}, std::pair{longRow, rt::kLongRowTileZ},
+          std::pair{4 * longRow, rt::kLongRowTileZ}})
+      EXPECT_EQ(rt::tilesOf(*info, defaults, rt::Extent{nx, 40, 40}),
+                std::make_tuple(0, rt::kTimeTileY, flat ? 1 : tileZ))
+          << info->name << " " << info->elemType << " at rows of " << nx;
+    EXPECT_EQ(rt::tilesOf(*info, rt::TimeTiling{4, 64, 16, 4}, rt::Extent{4 * longRow, 40, 40}),
+              std::make_tuple(64, 16, flat ? 1 : 4))
+        << info->name << ": extents given are kept";
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);
+}
+
 TEST(TimeTiling, CoversTheExamplesThatStepInTime) {
   std::vector<std::string> names;
   for (const rt::KernelInfo *k : tileableKernels())
@@ -146,7 +172,7 @@ TEST(TimeTileSchedule, WaitsTooFewForTheReadsAreCaught) {
 /// neighbours, never for one of its own or a later diagonal.
 TEST(TimeTileSchedule, WaitsOnlyForNearbyTilesOfEarlierDiagonals) {
   const rt::TimeTileSchedule schedule(rt::Extent{208, 208, 208}, rt::TimeSkew{4, 4, 4}, 4, 0,
-                                      rt::kDefaultTileY, rt::kDefaultTileZ);
+                                      rt::kTimeTileY, rt::kTimeTileZ);
   const rt::TileOrder order = rt::tileOrder(schedule);
   ASSERT_EQ(order.tiles.size(), size_t(schedule.tiles()));
   size_t waits = 0;

@@ -105,8 +105,8 @@ struct RunOptions {
 struct TimeTiling {
   int depth = 1; ///< T: time steps per pass over memory (1: single sweeps)
   int tileX = 0; ///< tile extent in x at each level; 0: the whole row
-  int tileY = 0; ///< tile extent in y; 0: kDefaultTileY
-  int tileZ = 0; ///< tile extent in z; 0: kDefaultTileZ (3D only)
+  int tileY = 0; ///< tile extent in y; 0: kTimeTileY (stencilc/abi/TimeTiles.h)
+  int tileZ = 0; ///< tile extent in z; 0: by the row length (stencilc/abi/TimeTiles.h; 3D only)
 };
 
 /// Point (i, j, k) of a field is origin[i + j * line + k * plane].

@@ -318,9 +318,9 @@ template <typename Real> int run(int argc, char **argv) {
       std::fprintf(stderr, "bench: timing %s, %d steps per pass%s...\n", variantName(inner), depth,
                    inPlace ? " in place" : "");
       const double t = timeTiled(best, inner, repeats);
+      const auto tiles = tilesOf(k, best, Extent{shape.nx, shape.ny, shape.nz});
       std::printf("temporal %s %d %d %d %d %.9f\n", variantName(inner), inPlace ? 1 : 0, depth,
-                  best.tileY ? best.tileY : kDefaultTileY,
-                  k.dims == 3 ? (best.tileZ ? best.tileZ : kDefaultTileZ) : 1, t);
+                  std::get<1>(tiles), std::get<2>(tiles), t);
       std::fflush(stdout);
     }
   }

@@ -157,7 +157,7 @@ void DeepHaloKernel::runTiled(ErasedArgs &local, int steps, const TimeTiling &ti
                       " steps per exchange (a round is one pass: they must be equal)");
   requireTimeTileable(info_, local);
   const TimeSkew skew = timeSkewOf(info_);
-  const auto [tileX, tileY, tileZ] = tilesOf(info_, tiling);
+  const auto [tileX, tileY, tileZ] = tilesOf(info_, tiling, local.extent);
   for (int done = 0; done < steps;) {
     const int length = std::min(steps_, steps - done);
     // The tiles are laid over the first step's box, the largest; the kernel

@@ -36,6 +36,7 @@
 #include "stencilc/Kernel.h"
 #include "stencilc/KernelSupport.h"
 #include "stencilc/PackedTables.h"
+#include "stencilc/abi/TimeTiles.h"
 
 #include <algorithm>
 #include <atomic>
@@ -58,11 +59,6 @@
 #endif
 
 namespace stencilc::rt {
-
-/// Defaults from measurement (docs/PERFORMANCE.md §Default time tiles and depth);
-/// `stencilc bench --search` finds this machine's best.
-inline constexpr int kDefaultTileY = 32;
-inline constexpr int kDefaultTileZ = 8;
 
 /// How far one step reads the levels it advances, per axis: the skew of the
 /// parallelograms (the larger of the reach below and above).
@@ -599,10 +595,19 @@ inline void requireTiling(const KernelInfo &kernel, const TimeTiling &tiling) {
                       " (the depth must be at least 1, the tiles 0 or more)");
 }
 
-/// The tile extents `tiling` asks for, with 0 in y and z replaced by the defaults.
-inline std::tuple<int, int, int> tilesOf(const KernelInfo &kernel, const TimeTiling &tiling) {
-  return {tiling.tileX, tiling.tileY > 0 ? tiling.tileY : kDefaultTileY,
-          kernel.dims == 3 ? (tiling.tileZ > 0 ? tiling.tileZ : kDefaultTileZ) : 1};
+/// The default tile extent in z for `kernel` on rows of `nx` points.
+inline int defaultTileZ(const KernelInfo &kernel, int nx) {
+  return defaultTimeTileZ(nx, std::string(kernel.elemType) == "double" ? 8 : 4);
+}
+
+/// The tile extents `tiling` asks for on `extent`, with 0 in y and z replaced
+/// by the defaults (stencilc/abi/TimeTiles.h; `stencilc bench --search` finds
+/// this machine's best).
+inline std::tuple<int, int, int> tilesOf(const KernelInfo &kernel, const TimeTiling &tiling,
+                                         const Extent &extent) {
+  return {tiling.tileX, tiling.tileY > 0 ? tiling.tileY : kTimeTileY,
+          kernel.dims == 3 ? (tiling.tileZ > 0 ? tiling.tileZ : defaultTileZ(kernel, extent.nx))
+                           : 1};
 }
 
 /// Runs `steps` steps of `kernel` on `args` in passes of `tiling.depth` steps,
@@ -620,7 +625,7 @@ inline void runTimeTiledBoxes(const KernelInfo &kernel, ErasedArgs &args, int st
   requireTiling(kernel, tiling);
   requireTimeTileable(kernel, args);
   const TimeSkew skew = timeSkewOf(kernel);
-  const auto [tileX, tileY, tileZ] = tilesOf(kernel, tiling);
+  const auto [tileX, tileY, tileZ] = tilesOf(kernel, tiling, args.extent);
   for (int done = 0; done < steps;) {
     const int depth = std::min(tiling.depth, steps - done);
     const std::vector<ErasedArgs> levelArgs = passLevels(kernel, args, depth);
