@@ -32,6 +32,12 @@ std::string timeTilingObstacle(const ir::Stencil &s) {
 
 bool isTimeTileable(const ir::Stencil &s) { return timeTilingObstacle(s).empty(); }
 
+target::RunConfig untunedRunConfig(const ir::Stencil &s) {
+  target::RunConfig run;
+  run.timeDepth = isTimeTileable(s) ? kUntunedTimeDepth : 1;
+  return run;
+}
+
 ModelRunChoice modelRunChoice(const CompiledStencil &c, const Machine &machine) {
   ModelRunChoice choice;
   choice.sweep = rooflineBound(c, "naive", machine);

@@ -13,15 +13,28 @@
 #include "analysis/Machine.h"
 #include "analysis/Roofline.h"
 #include "passes/Pipeline.h"
+#include "target/RunConfig.h"
 
 #include <string>
 
 namespace stencilc::analysis {
 
-/// The deepest pass the model picks: the deepest `stencilc bench` times by
-/// default, and the one that gave acoustic_iso8 its best figure on every
-/// machine measured (docs/PERFORMANCE.md §Default time tiles and depth).
+/// The deepest pass the model picks: the one that gave acoustic_iso8 its best
+/// figure at 208^3 on every machine measured (docs/PERFORMANCE.md §Default
+/// time tiles and depth).
 inline constexpr int kMaxModelTimeDepth = 4;
+
+/// Time steps per pass of a kernel that neither a tuning file nor a machine
+/// file (`gen --machine`) sets, where passes of several steps apply: on every
+/// stencil measured at 4x the last-level cache and on production grids, 8 ran
+/// at least as fast as single sweeps and as 4 (docs/PERFORMANCE.md §Default
+/// time tiles and depth).
+inline constexpr int kUntunedTimeDepth = 8;
+
+/// How `s`'s CPU kernels run where nothing sets it: rt::RunOptions{} and
+/// kUntunedTimeDepth steps per pass with the runtime's tiles where passes of
+/// several steps apply (isTimeTileable), else single sweeps.
+target::RunConfig untunedRunConfig(const ir::Stencil &s);
 
 struct ModelRunChoice {
   int timeDepth = 1;       ///< time steps per pass

@@ -195,6 +195,11 @@ int runGen() {
                                                       modelled ? &*modelled : nullptr);
         else if (modelled)
           emit.runDefaults = *modelled;
+        else {
+          emit.runDefaults = driver::untunedRunDefaults(*c.stencil);
+          emit.runDefaults.origin =
+              "Not tuned (no `stencilc gen --tuning` or --machine): " + emit.runDefaults.origin;
+        }
         generated = backend::emitCpuKernel(c, emit);
       }
       for (backend::GeneratedFile &f : generated)

@@ -24,11 +24,9 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
         << fileName << ": no tuned defaults for stencil '" << stencil.name << "' (" << type
         << "): " << found.whyNot << "; its kernels keep the "
         << (modelled ? "roofline model's defaults" : "untuned defaults") << "\n";
-    if (modelled)
-      d = *modelled;
+    d = modelled ? *modelled : untunedRunDefaults(stencil);
     d.origin = "Not tuned: " + llvm::sys::path::filename(fileName).str() +
-               " has no entry for this machine, stencil and type (gen warned why);\n" +
-               (modelled ? modelled->origin : "rt::RunOptions' defaults.");
+               " has no entry for this machine, stencil and type (gen warned why);\n" + d.origin;
     return d;
   }
   const analysis::TunedChoice &c = *found.choice;
@@ -38,6 +36,19 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
                          "against {:.3f} for the untuned defaults, same run.",
                          llvm::sys::path::filename(fileName).str(), c.date, c.nx, c.ny, c.nz,
                          machine.describe(), c.gptsPerSecond, c.defaultGptsPerSecond);
+  return d;
+}
+
+backend::CpuRunDefaults untunedRunDefaults(const ir::Stencil &stencil) {
+  backend::CpuRunDefaults d;
+  d.run = analysis::untunedRunConfig(stencil);
+  d.origin = d.run.timeDepth > 1
+                 ? fmt::format("rt::RunOptions' defaults, and {} time steps per pass for "
+                               "rt::runTimeTiled\n(Stencilc's docs/PERFORMANCE.md §Default time "
+                               "tiles and depth).",
+                               d.run.timeDepth)
+                 : "rt::RunOptions' defaults and single sweeps (the time levels do not only "
+                   "rotate).";
   return d;
 }
 

@@ -18,6 +18,11 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
                                          const std::string &fileName, const ir::Stencil &stencil,
                                          const backend::CpuRunDefaults *modelled);
 
+/// The run defaults of `stencil`'s CPU kernels where neither a tuning file
+/// nor a machine file sets them (analysis::untunedRunConfig); the origin says
+/// what they are, the caller why they apply.
+backend::CpuRunDefaults untunedRunDefaults(const ir::Stencil &stencil);
+
 /// The run defaults the roofline model picks for `compiled`'s CPU kernels on
 /// `machine` (a `stencilc probe` file, read from `machineFile`):
 /// analysis::modelRunChoice's time steps per pass, naive inside the passes.

@@ -13,7 +13,7 @@
 //   2. fine: the three fastest of round 1 again and their neighbours (tiles
 //      halved and doubled, the steps per pass halved and doubled), median of 3;
 //   3. confirmation: the fastest of round 2 and the untuned defaults
-//      (RunOptions{}, single sweeps) timed in turn, median of 7, so that
+//      (analysis::untunedRunConfig) timed in turn, median of 7, so that
 //      "tuned >= default" is measured in one run; where the pick is not the
 //      faster, the defaults are kept.
 //
@@ -88,9 +88,6 @@ void note(const std::string &line) { llvm::errs() << "tune: " << line << "\n"; }
 /// One point of the search: a harness `time` line.
 using Config = target::RunConfig;
 
-/// The kernels' own defaults: rt::RunOptions{} and single sweeps.
-const Config kDefault{};
-
 struct Measured {
   Config config;
   double seconds = 0; ///< per step
@@ -135,7 +132,7 @@ std::vector<Config> uniqueConfigs(const std::vector<Config> &list) {
 
 /// Round 1: the defaults first (so a short budget still measures them), then a coarse grid.
 std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int nx, int ny, int nz) {
-  std::vector<Config> list{kDefault};
+  std::vector<Config> list{analysis::untunedRunConfig(s)};
   const std::vector<int> depths = timeTileable ? std::vector<int>{2, 4, 8} : std::vector<int>{};
   for (const char *v : {"blocked", "planes"})
     list.push_back({v, 0, 0, 1, 0, 0});
@@ -174,7 +171,7 @@ std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int n
 /// Round 2: each of `best` and its neighbours.
 std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> &best, int nx,
                                 int ny, int nz) {
-  std::vector<Config> list{kDefault};
+  std::vector<Config> list{analysis::untunedRunConfig(s)};
   auto valid = [&](const Config &c) {
     return c.blockX <= nx && c.blockY <= ny && c.blockZ <= nz && c.timeTileX <= nx &&
            c.timeTileY <= ny && c.timeTileZ <= nz && c.timeDepth <= 16;
@@ -324,8 +321,9 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   const Config pick = round2->empty() ? best.front() : report(*round2, "round 2").front().config;
 
   // Round 3: the pick against the defaults, in turn, so that both see the same load.
+  const Config defaults = analysis::untunedRunConfig(s);
   const std::vector<Config> finalists =
-      pick == kDefault ? std::vector<Config>{kDefault} : std::vector<Config>{pick, kDefault};
+      pick == defaults ? std::vector<Config>{defaults} : std::vector<Config>{pick, defaults};
   note(fmt::format("round 3 of 3: {} against the defaults, in turn, median of 7", pick.describe()));
   auto round3 = timeConfigs(*h, finalists, nx, ny, nz, nd, 7, true, 0, "round3");
   if (!round3 || round3->size() != finalists.size()) {
@@ -334,7 +332,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   }
   const double pickSeconds = round3->front().seconds, defaultSeconds = round3->back().seconds;
   const bool pickWins = pickSeconds < defaultSeconds;
-  const Config chosen = pickWins ? pick : kDefault;
+  const Config chosen = pickWins ? pick : defaults;
 
   analysis::TunedChoice c;
   c.run = chosen;
@@ -348,9 +346,9 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
                               ir::elemTypeName(s.elemType), nx, ny, nz, secondsSince(start));
   llvm::outs() << fmt::format("  fastest found  {:<66} {:.3g} GPts/s\n", pick.describe(),
                               gpts(pickSeconds));
-  llvm::outs() << fmt::format("  defaults       {:<66} {:.3g} GPts/s\n", kDefault.describe(),
+  llvm::outs() << fmt::format("  defaults       {:<66} {:.3g} GPts/s\n", defaults.describe(),
                               gpts(defaultSeconds));
-  if (pick == kDefault)
+  if (pick == defaults)
     llvm::outs() << "  chosen         the defaults: they were the fastest found\n";
   else if (pickWins)
     llvm::outs() << fmt::format("  chosen         the fastest found, {:.2f}x the defaults "

@@ -254,7 +254,9 @@ struct KernelInfo {
   /// else RunOptions{}.
   RunOptions defaults = {};
   /// Time steps per pass, and tiles, for callers of runTimeTiled (the
-  /// header's kTimeTiling): the tuning file's pick, else depth 1 (single sweeps).
+  /// header's kTimeTiling): the tuning file's pick, else the model's (`gen
+  /// --machine`), else the untuned default (docs/PERFORMANCE.md "Tuning").
+  /// This struct's own default is depth 1: single sweeps.
   TimeTiling timeTiling = {};
 };
 
