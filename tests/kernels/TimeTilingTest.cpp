@@ -105,13 +105,61 @@ TEST(TimeTiling, PacksTablesOnceWithTheSameBits) {
   EXPECT_GE(checked, 4) << "ete37 and ete73 in both precisions";
 }
 
+/// Time-tiled with the default tiles on rows of at least kLongRowBytes (32 x 16 tiles), on an
+/// extent that neither tile extent divides, 5 steps in passes of 3: the same bits as single steps.
+template <typename Real> void checkLongRowDefaults(const rt::KernelInfo &info) {
+  const int nx = int(rt::kLongRowBytes / sizeof(Real)) + 3;
+  const rt::GridShape shape{info.dims, nx, 35, info.dims == 3 ? 37 : 1, info.radius};
+  const rt::RunOptions options{rt::Variant::Naive, 0, 0};
+  const rt::TimeTiling tiling{3, 0, 0, 0};
+  ASSERT_EQ(rt::tilesOf(info, tiling, rt::Extent{shape.nx, shape.ny, shape.nz}),
+            std::make_tuple(0, rt::kTimeTileY, info.dims == 3 ? rt::kLongRowTileZ : 1))
+      << info.name;
+  const int steps = 5;
+  rt::KernelData single(info, shape, 29, /*inPlace=*/false), tiled(info, shape, 29, false);
+  kerneltest::fillRandomProblem(single, /*inPlace=*/false, 29);
+  kerneltest::fillRandomProblem(tiled, /*inPlace=*/false, 29);
+  for (int s = 0; s < steps; ++s) {
+    info.run(single.args(), options);
+    single.rotate();
+  }
+  rt::ErasedArgs args = tiled.args();
+  rt::runTimeTiled(info, args, steps, tiling, options);
+  for (int s = 0; s < steps; ++s)
+    tiled.rotate();
+  for (size_t f = 0; f < info.fields.size(); ++f) {
+    const std::string role = info.fields[f].role;
+    if (role != "time" && role != "out")
+      continue;
+    const rt::Grid<Real> &a = single.field<Real>(int(f)), &b = tiled.field<Real>(int(f));
+    int differing = 0;
+    a.forEachInteriorPoint([&](int i, int j, int k) {
+      const Real x = a(i, j, k), y = b(i, j, k);
+      differing += std::memcmp(&x, &y, sizeof x) != 0;
+    });
+    EXPECT_EQ(differing, 0) << info.name << ": field " << info.fields[f].name;
+  }
+}
+
+TEST(TimeTiling, DefaultTilesOnLongRowsEqualSingleStepsBitForBit) {
+  int checked = 0;
+  for (const rt::KernelInfo *info : tileableKernels()) {
+    if (std::string(info->elemType) == "float")
+      checkLongRowDefaults<float>(*info);
+    else
+      checkLongRowDefaults<double>(*info);
+    ++checked;
+  }
+  EXPECT_GE(checked, 4);
+}
+
 /// Without tile extents a pass takes kTimeTileY rows and, in z, kTimeTileZ planes on rows
 /// shorter than kLongRowBytes and kLongRowTileZ on longer ones (stencilc/abi/TimeTiles.h).
 TEST(TimeTiling, DefaultTilesAreTallerOnLongRows) {
   static_assert(rt::kLongRowBytes == 1024 && rt::kLongRowTileZ > rt::kTimeTileZ);
   int checked = 0;
   for (const rt::KernelInfo *info : tileableKernels()) {
-    const int bytes = std::string(info->elemType) == "double" ? 8 : 4;
+    const int bytes = rt::elementBytesOf(info->elemType);
     const int longRow = int(rt::kLongRowBytes) / bytes;
     const rt::TimeTiling defaults{4, 0, 0, 0};
     const int flat = info->dims == 3 ? 0 : 1; // 2D: one plane, whatever the row

@@ -232,6 +232,20 @@ struct KernelFieldInfo {
   unsigned neighbours;
 };
 
+/// Bytes per element of the type named `type` (KernelFieldInfo::type,
+/// KernelInfo::elemType); std::invalid_argument for a name not listed there.
+inline int elementBytesOf(std::string_view type) {
+  if (type == "double")
+    return 8;
+  if (type == "float" || type == "int32")
+    return 4;
+  if (type == "uint16")
+    return 2;
+  if (type == "uint8")
+    return 1;
+  throw std::invalid_argument("unknown element type '" + std::string(type) + "'");
+}
+
 struct KernelTableInfo {
   const char *name;
   int rows;

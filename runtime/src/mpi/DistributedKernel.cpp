@@ -55,11 +55,6 @@ StepBoxes stepBoxes(const DomainSplit &d, const std::array<int, 6> &width) {
   return boxes;
 }
 
-int elementBytesOf(const char *type) {
-  const std::string t = type;
-  return t == "double" ? 8 : t == "float" || t == "int32" ? 4 : t == "uint16" ? 2 : 1;
-}
-
 DistributedKernel::DistributedKernel(const KernelInfo &info, const DomainSplit &d,
                                      MakeExchange make)
     : info_(info) {

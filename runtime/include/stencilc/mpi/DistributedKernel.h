@@ -26,9 +26,6 @@ Reach reachOf(const KernelFieldInfo &field);
 /// The halo a distributed run's grids need on each axis: the farthest read.
 std::array<int, 3> haloOf(const KernelInfo &info);
 
-/// Bytes per element of a field of KernelFieldInfo::type `type`.
-int elementBytesOf(const char *type);
-
 /// The boxes of a step: the shell along every side that has a neighbour,
 /// `width` cells deep on each side ({x-, x+, y-, y+, z-, z+}), and the rest.
 struct StepBoxes {

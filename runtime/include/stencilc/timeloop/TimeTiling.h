@@ -597,7 +597,7 @@ inline void requireTiling(const KernelInfo &kernel, const TimeTiling &tiling) {
 
 /// The default tile extent in z for `kernel` on rows of `nx` points.
 inline int defaultTileZ(const KernelInfo &kernel, int nx) {
-  return defaultTimeTileZ(nx, std::string(kernel.elemType) == "double" ? 8 : 4);
+  return defaultTimeTileZ(nx, elementBytesOf(kernel.elemType));
 }
 
 /// The tile extents `tiling` asks for on `extent`, with 0 in y and z replaced
