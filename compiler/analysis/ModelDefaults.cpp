@@ -48,13 +48,12 @@ ModelRunChoice modelRunChoice(const CompiledStencil &c, const Machine &machine) 
     return choice;
   }
   const double ratio = b.memoryGpts > 0 ? b.computeGpts / b.memoryGpts : 1;
-  if (b.limit == "memory")
-    choice.timeDepth = std::clamp(int(std::ceil(ratio)), 1, kMaxModelTimeDepth);
-  choice.explanation =
-      fmt::format("single sweep {:.1f} flop/B: memory roof {:.3f} GPts/s, compute roof {:.3f} "
-                  "({:.2f}x); {} step{} per pass (the ratio, rounded up, at most {})",
-                  b.operationalIntensity, b.memoryGpts, b.computeGpts, ratio, choice.timeDepth,
-                  choice.timeDepth == 1 ? "" : "s", kMaxModelTimeDepth);
+  choice.timeDepth = std::clamp(int(std::ceil(ratio)), kUntunedTimeDepth, kMaxModelTimeDepth);
+  choice.explanation = fmt::format(
+      "single sweep {:.1f} flop/B: memory roof {:.3f} GPts/s, compute roof {:.3f} ({:.2f}x); {} "
+      "steps per pass (the ratio rounded up, at least the untuned {} and at most {})",
+      b.operationalIntensity, b.memoryGpts, b.computeGpts, ratio, choice.timeDepth,
+      kUntunedTimeDepth, kMaxModelTimeDepth);
   return choice;
 }
 

@@ -1,11 +1,13 @@
 //===- ModelDefaults.h - Run defaults from the roofline model --------------===//
 //
 // What `stencilc gen --machine` makes a kernel's defaults when no tuning file
-// has an entry for it: the time steps per pass that the roofline model
-// (Roofline.h) says lift a memory-bound single sweep to its compute roof. A
-// pass of T steps reads and writes the fields once for T steps, so the memory
-// roof rises T-fold while the compute roof stays; T beyond the ratio of the
-// two roofs buys nothing and only deepens the tiles' overlap (r * T).
+// has an entry for it: the time steps per pass. The roofline model (Roofline.h)
+// says how many lift a memory-bound single sweep to its compute roof: a pass of
+// T steps reads and writes the fields once for T steps, so the memory roof
+// rises T-fold while the compute roof stays. The tiles run well below that
+// roof, though (their levels come from L2 and L3, not L1), so passes deeper
+// than the ratio kept paying where measured; the model therefore only deepens
+// passes beyond the untuned depth, where the ratio asks for more.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -19,10 +21,9 @@
 
 namespace stencilc::analysis {
 
-/// The deepest pass the model picks: the one that gave acoustic_iso8 its best
-/// figure at 208^3 on every machine measured (docs/PERFORMANCE.md §Default
-/// time tiles and depth).
-inline constexpr int kMaxModelTimeDepth = 4;
+/// The deepest pass the model picks: the deepest `stencilc tune` tries
+/// (docs/PERFORMANCE.md §Defaults from the model).
+inline constexpr int kMaxModelTimeDepth = 16;
 
 /// Time steps per pass of a kernel that neither a tuning file nor a machine
 /// file (`gen --machine`) sets, where passes of several steps apply: on every
@@ -51,8 +52,10 @@ std::string timeTilingObstacle(const ir::Stencil &s);
 /// Whether passes of several steps apply to `s` (timeTilingObstacle).
 bool isTimeTileable(const ir::Stencil &s);
 
-/// The model's time steps per pass for `c`'s CPU kernels on `machine`; 1 for
-/// a stencil that is not time-tileable.
+/// The model's time steps per pass for `c`'s CPU kernels on `machine`: the
+/// ratio of the naive single sweep's compute roof to its memory roof, rounded
+/// up, but at least kUntunedTimeDepth and at most kMaxModelTimeDepth; 1 for a
+/// stencil that is not time-tileable.
 ModelRunChoice modelRunChoice(const CompiledStencil &c, const Machine &machine);
 
 } // namespace stencilc::analysis
