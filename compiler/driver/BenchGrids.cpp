@@ -12,6 +12,7 @@
 #include "analysis/ModelDefaults.h"
 #include "analysis/RunBudget.h"
 #include "driver/Driver.h"
+#include "kernel/RunDefaults.h"
 
 #include <fmt/format.h>
 
@@ -96,7 +97,7 @@ analysis::HarnessRun benchRun(const ir::Stencil &s, const BenchOptions &o,
   run.tableColumns = o.nd;
   run.inPlace = o.inPlace == BenchOptions::InPlace::On && allowsInPlace;
   run.triad = true;
-  run.timeTilingCheck = analysis::isTimeTileable(s) && !o.timeDepths.empty();
+  run.timeTilingCheck = kernel::isTimeTileable(s) && !o.timeDepths.empty();
   return run;
 }
 

@@ -175,7 +175,7 @@ int runGen() {
       continue;
     }
     std::vector<backend::GeneratedFile> files;
-    for (const CompiledStencil &c : loaded->compiled) {
+    for (CompiledStencil &c : loaded->compiled) {
       std::vector<backend::GeneratedFile> generated;
       if (options.cuda()) {
         backend::CudaEmitOptions emit;
@@ -184,22 +184,18 @@ int runGen() {
         emit.target = target->description();
         generated = backend::emitCudaKernel(c, emit);
       } else {
-        backend::CpuEmitOptions emit;
-        emit.kernelName = kernelName;
-        emit.sourcePath = llvm::sys::path::filename(path).str();
-        std::optional<backend::CpuRunDefaults> modelled;
+        // lower-cpu recorded the untuned defaults; a tuning or machine file replaces them.
+        std::optional<kernel::RunDefaults> modelled;
         if (machine)
           modelled = driver::modelRunDefaults(c, *machine, genMachine);
         if (tuning)
-          emit.runDefaults = driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil,
-                                                      modelled ? &*modelled : nullptr);
+          c.cpuKernels.runDefaults = driver::tunedRunDefaults(*tuning, tuningFile, *c.stencil,
+                                                              modelled ? &*modelled : nullptr);
         else if (modelled)
-          emit.runDefaults = *modelled;
-        else {
-          emit.runDefaults = driver::untunedRunDefaults(*c.stencil);
-          emit.runDefaults.origin =
-              "Not tuned (no `stencilc gen --tuning` or --machine): " + emit.runDefaults.origin;
-        }
+          c.cpuKernels.runDefaults = *modelled;
+        backend::CpuEmitOptions emit;
+        emit.kernelName = kernelName;
+        emit.sourcePath = llvm::sys::path::filename(path).str();
         generated = backend::emitCpuKernel(c, emit);
       }
       for (backend::GeneratedFile &f : generated)

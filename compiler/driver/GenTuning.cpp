@@ -11,20 +11,20 @@
 
 namespace stencilc::driver {
 
-backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
-                                         const std::string &fileName, const ir::Stencil &stencil,
-                                         const backend::CpuRunDefaults *modelled) {
+kernel::RunDefaults tunedRunDefaults(const analysis::TuningFile &file, const std::string &fileName,
+                                     const ir::Stencil &stencil,
+                                     const kernel::RunDefaults *modelled) {
   const analysis::MachineKey machine = analysis::thisMachine();
   const std::string type = ir::elemTypeName(stencil.elemType);
   const analysis::TuningLookup found =
       analysis::findChoice(file, machine, stencil.name, analysis::stencilHash(stencil), type);
-  backend::CpuRunDefaults d;
+  kernel::RunDefaults d;
   if (!found.choice) {
     llvm::WithColor::warning(llvm::errs(), "stencilc")
         << fileName << ": no tuned defaults for stencil '" << stencil.name << "' (" << type
         << "): " << found.whyNot << "; its kernels keep the "
         << (modelled ? "roofline model's defaults" : "untuned defaults") << "\n";
-    d = modelled ? *modelled : untunedRunDefaults(stencil);
+    d = modelled ? *modelled : kernel::untunedRunDefaults(stencil);
     d.origin = "Not tuned: " + llvm::sys::path::filename(fileName).str() +
                " has no entry for this machine, stencil and type (gen warned why);\n" + d.origin;
     return d;
@@ -39,24 +39,11 @@ backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
   return d;
 }
 
-backend::CpuRunDefaults untunedRunDefaults(const ir::Stencil &stencil) {
-  backend::CpuRunDefaults d;
-  d.run = analysis::untunedRunConfig(stencil);
-  d.origin = d.run.timeDepth > 1
-                 ? fmt::format("rt::RunOptions' defaults, and {} time steps per pass for "
-                               "rt::runTimeTiled\n(Stencilc's docs/PERFORMANCE.md §Default time "
-                               "tiles and depth).",
-                               d.run.timeDepth)
-                 : "rt::RunOptions' defaults and single sweeps (the time levels do not only "
-                   "rotate).";
-  return d;
-}
-
-backend::CpuRunDefaults modelRunDefaults(const CompiledStencil &compiled,
-                                         const analysis::Machine &machine,
-                                         const std::string &machineFile) {
+kernel::RunDefaults modelRunDefaults(const CompiledStencil &compiled,
+                                     const analysis::Machine &machine,
+                                     const std::string &machineFile) {
   const analysis::ModelRunChoice choice = analysis::modelRunChoice(compiled, machine);
-  backend::CpuRunDefaults d;
+  kernel::RunDefaults d;
   d.run.timeDepth = choice.timeDepth;
   // The file's name, not its path, as for tuning files.
   d.origin =

@@ -1,9 +1,16 @@
 //===- GenTuning.h - `gen --tuning`: a kernel's defaults from a tuning file -===//
+//
+// What replaces the untuned run defaults that lower-cpu records
+// (KernelModule::runDefaults, kernel/RunDefaults.h) when `gen` is given a
+// tuning file or a machine file: the file's entry, or the roofline model's
+// choice. `gen` puts them in the module it prints.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 
 #include "analysis/Machine.h"
 #include "analysis/TuningFile.h"
-#include "backends/cpu/CpuEmitter.h"
+#include "kernel/RunDefaults.h"
 #include "passes/Pipeline.h"
 
 #include <string>
@@ -14,20 +21,15 @@ namespace stencilc::driver {
 /// from `fileName`) for this machine, the stencil as it is now and its element
 /// type; else, after a warning on stderr that says why none applies,
 /// `modelled` (modelRunDefaults) where given, else the untuned defaults.
-backend::CpuRunDefaults tunedRunDefaults(const analysis::TuningFile &file,
-                                         const std::string &fileName, const ir::Stencil &stencil,
-                                         const backend::CpuRunDefaults *modelled);
-
-/// The run defaults of `stencil`'s CPU kernels where neither a tuning file
-/// nor a machine file sets them (analysis::untunedRunConfig); the origin says
-/// what they are, the caller why they apply.
-backend::CpuRunDefaults untunedRunDefaults(const ir::Stencil &stencil);
+kernel::RunDefaults tunedRunDefaults(const analysis::TuningFile &file, const std::string &fileName,
+                                     const ir::Stencil &stencil,
+                                     const kernel::RunDefaults *modelled);
 
 /// The run defaults the roofline model picks for `compiled`'s CPU kernels on
 /// `machine` (a `stencilc probe` file, read from `machineFile`):
 /// analysis::modelRunChoice's time steps per pass, naive inside the passes.
-backend::CpuRunDefaults modelRunDefaults(const CompiledStencil &compiled,
-                                         const analysis::Machine &machine,
-                                         const std::string &machineFile);
+kernel::RunDefaults modelRunDefaults(const CompiledStencil &compiled,
+                                     const analysis::Machine &machine,
+                                     const std::string &machineFile);
 
 } // namespace stencilc::driver

@@ -13,7 +13,7 @@
 //   2. fine: the three fastest of round 1 again and their neighbours (tiles
 //      halved and doubled, the steps per pass halved and doubled), median of 3;
 //   3. confirmation: the fastest of round 2 and the untuned defaults
-//      (analysis::untunedRunConfig) timed in turn, median of 7, so that
+//      (kernel::untunedRunConfig) timed in turn, median of 7, so that
 //      "tuned >= default" is measured in one run; where the pick is not the
 //      faster, the defaults are kept.
 //
@@ -27,6 +27,7 @@
 #include "analysis/TuningFile.h"
 #include "driver/Bench.h"
 #include "driver/Driver.h"
+#include "kernel/RunDefaults.h"
 #include "stencilc/abi/TimeTiles.h"
 #include "target/RunConfig.h"
 
@@ -132,7 +133,7 @@ std::vector<Config> uniqueConfigs(const std::vector<Config> &list) {
 
 /// Round 1: the defaults first (so a short budget still measures them), then a coarse grid.
 std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int nx, int ny, int nz) {
-  std::vector<Config> list{analysis::untunedRunConfig(s)};
+  std::vector<Config> list{kernel::untunedRunConfig(s)};
   const std::vector<int> depths = timeTileable ? std::vector<int>{2, 4, 8} : std::vector<int>{};
   for (const char *v : {"blocked", "planes"})
     list.push_back({v, 0, 0, 1, 0, 0});
@@ -171,7 +172,7 @@ std::vector<Config> coarseConfigs(const ir::Stencil &s, bool timeTileable, int n
 /// Round 2: each of `best` and its neighbours.
 std::vector<Config> fineConfigs(const ir::Stencil &s, const std::vector<Config> &best, int nx,
                                 int ny, int nz) {
-  std::vector<Config> list{analysis::untunedRunConfig(s)};
+  std::vector<Config> list{kernel::untunedRunConfig(s)};
   auto valid = [&](const Config &c) {
     return c.blockX <= nx && c.blockY <= ny && c.blockZ <= nz && c.timeTileX <= nx &&
            c.timeTileY <= ny && c.timeTileZ <= nz && c.timeDepth <= 16;
@@ -260,7 +261,7 @@ bool checkTuneFits(const CompiledStencil &compiled, const BenchOptions &size, in
   run.ny = ny;
   run.nz = nz;
   run.tableColumns = nd;
-  run.timeTilingCheck = analysis::isTimeTileable(s);
+  run.timeTilingCheck = kernel::isTimeTileable(s);
   return checkRunFits(compiled, "tune", size, run);
 }
 
@@ -284,7 +285,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
                                         s.name, variant, error, h->tolerance()));
     return std::nullopt;
   }
-  const bool timeTileable = analysis::isTimeTileable(s);
+  const bool timeTileable = kernel::isTimeTileable(s);
 
   const double points = double(nx) * ny * nz;
   auto gpts = [&](double seconds) { return points / seconds / 1e9; };
@@ -321,7 +322,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   const Config pick = round2->empty() ? best.front() : report(*round2, "round 2").front().config;
 
   // Round 3: the pick against the defaults, in turn, so that both see the same load.
-  const Config defaults = analysis::untunedRunConfig(s);
+  const Config defaults = kernel::untunedRunConfig(s);
   const std::vector<Config> finalists =
       pick == defaults ? std::vector<Config>{defaults} : std::vector<Config>{pick, defaults};
   note(fmt::format("round 3 of 3: {} against the defaults, in turn, median of 7", pick.describe()));

@@ -27,6 +27,7 @@
 
 #include "ir/IR.h"
 #include "ir/linear/LinearForm.h"
+#include "kernel/RunDefaults.h"
 #include "passes/Planner.h"
 #include "passes/SweepPlan.h"
 
@@ -306,6 +307,10 @@ struct KernelModule {
   /// one the decomposition was planned for ("" when it was planned for a CPU).
   std::vector<ArchLaunch> launchDefaults;
   std::string plannedArch;
+  /// CPU: how the kernels run where their caller gives no options (the
+  /// header's kDefaultOptions and kTimeTiling): lower-cpu records the untuned
+  /// defaults, `gen --tuning` and `gen --machine` replace them (RunDefaults.h).
+  RunDefaults runDefaults;
 };
 
 /// "m2" for a plane offset of -2, "p0", "p3": plane offsets inside identifiers.

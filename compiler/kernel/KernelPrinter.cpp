@@ -233,6 +233,12 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
       if (shown.count(f.name))
         dumper.function(f);
   }
+  if (module.target == Target::Cpu) {
+    os << "run defaults (kDefaultOptions and kTimeTiling): " << module.runDefaults.run.describe()
+       << "\n";
+    for (llvm::StringRef line : llvm::split(module.runDefaults.origin, '\n'))
+      os << "  " << line << "\n";
+  }
   if (!module.launchDefaults.empty())
     os << "launch defaults (LaunchOptions left at zero; the newest not newer than the GPU)\n";
   for (const ArchLaunch &l : module.launchDefaults)
@@ -243,6 +249,14 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
 
 void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os) {
   const char *pass = module.target == Target::Cpu ? "lower-cpu" : "lower-cuda";
+  if (module.target == Target::Cpu)
+    os << fmt::format("{}: stencil '{}': run defaults {} ({}; `gen --tuning` and `--machine` "
+                      "replace them)\n",
+                      pass, s.name, module.runDefaults.run.describe(),
+                      isTimeTileable(s) ? fmt::format("{} steps per pass where the time levels "
+                                                      "only rotate",
+                                                      kUntunedTimeDepth)
+                                        : timeTilingObstacle(s));
   for (const SweepKernels &sweep : module.sweeps) {
     std::vector<std::string> variants;
     for (const Variant &v : sweep.variants)

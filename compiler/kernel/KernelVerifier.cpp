@@ -38,9 +38,31 @@ public:
         if (f.kind == FunctionKind::Driver && f.ringOutputs)
           planesDriver(f);
     }
+    sweep_ = nullptr;
+    if (m_.target == Target::Cpu)
+      runDefaults(m_.runDefaults);
   }
 
 private:
+  /// Settings the runtime takes: a variant it knows, tiles of 0 (its default) or more, at least
+  /// one step per pass, and several only where the time levels only rotate (else
+  /// rt::runTimeTiled refuses them).
+  void runDefaults(const RunDefaults &d) {
+    const target::RunConfig &r = d.run;
+    static const std::set<std::string> variants = {"naive", "blocked", "planes", "auto"};
+    if (!variants.count(r.variant))
+      problem("", "run defaults: unknown variant '" + r.variant + "'");
+    if (std::min({r.blockX, r.blockY, r.blockZ, r.timeTileX, r.timeTileY, r.timeTileZ}) < 0)
+      problem("", "run defaults: a negative tile extent (" + r.describe() + ")");
+    if (r.timeDepth < 1)
+      problem("", fmt::format("run defaults: {} steps per pass", r.timeDepth));
+    if (r.timeDepth > 1 && !isTimeTileable(*c_.stencil))
+      problem("", fmt::format("run defaults: {} steps per pass, but {}", r.timeDepth,
+                              timeTilingObstacle(*c_.stencil)));
+    if (d.origin.empty())
+      problem("", "run defaults: no origin for the header to give");
+  }
+
   void problem(const std::string &where, const std::string &what) {
     problems_.push_back(
         where.empty() ? what

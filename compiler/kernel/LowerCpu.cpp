@@ -434,6 +434,9 @@ KernelModule lowerCpu(const CompiledStencil &compiled) {
     m.sweeps.push_back(lowering.sweep(int(s)));
     planVectorBlocks(*compiled.stencil, compiled.linear, m.sweeps.back());
   }
+  m.runDefaults = untunedRunDefaults(*compiled.stencil);
+  m.runDefaults.origin =
+      "Not tuned (no `stencilc gen --tuning` or --machine): " + m.runDefaults.origin;
   return m;
 }
 

@@ -574,8 +574,7 @@ public:
       : s_(*c.stencil), linear_(c.linear), decomposition_(c.decomposition), plan_(c.sweepPlan.cpu),
         module_(c.cpuKernels), names_(s_),
         kernel_(options.kernelName.empty() ? s_.name : options.kernelName),
-        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath),
-        defaults_(options.runDefaults) {
+        source_(options.sourcePath.empty() ? s_.name + ".stencil" : options.sourcePath) {
     if (module_.target != kernel::Target::Cpu || module_.sweeps.size() != plan_.sweeps.size())
       throw std::logic_error("the CPU kernels of '" + s_.name +
                              "' were not lowered (the pipeline's lower-cpu pass)");
@@ -585,7 +584,7 @@ public:
     TemplateValues common = {
         {"SOURCE", source_}, {"DESCRIPTION", description()}, {"KERNEL", kernel_}};
     TemplateValues header = abiHeaderValues(s_, names_, common);
-    header["RUN_DEFAULTS"] = cpuRunDefaultsText(defaults_);
+    header["RUN_DEFAULTS"] = cpuRunDefaultsText(module_.runDefaults);
     TemplateValues source =
         abiSourceValues(s_, linear_, names_, kernel_, int(decomposition_.sweeps.size()), 5, common);
     source["TABLE_MEMBERS"] = tableMembers();
@@ -636,7 +635,6 @@ private:
   KernelNames names_;
   std::string kernel_;
   std::string source_;
-  CpuRunDefaults defaults_;
 };
 
 } // namespace

@@ -8,7 +8,7 @@
 
 namespace stencilc::backend {
 
-std::string cpuRunDefaultsText(const CpuRunDefaults &d) {
+std::string cpuRunDefaultsText(const kernel::RunDefaults &d) {
   const target::RunConfig &run = d.run;
   std::string variant = run.variant;
   variant[0] = char(std::toupper(static_cast<unsigned char>(variant[0])));

@@ -18,7 +18,7 @@
 namespace stencilc::backend {
 
 /// kDefaultOptions and kTimeTiling, with a comment that says where they come from.
-std::string cpuRunDefaultsText(const CpuRunDefaults &defaults);
+std::string cpuRunDefaultsText(const kernel::RunDefaults &defaults);
 
 /// run()'s body for the kernel `kernelName`.
 std::string cpuRunBody(const kernel::KernelModule &module, const CpuSchedule &plan,
