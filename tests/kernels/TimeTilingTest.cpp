@@ -55,10 +55,14 @@ INSTANTIATE_TEST_SUITE_P(Generated, TimeTiled, testing::ValuesIn(tileableKernels
                            return std::string(info.param->name);
                          });
 
-template <typename Real> void checkTablesPackedOnce(const rt::KernelInfo &info) {
-  const rt::GridShape shape{info.dims, 19, 13, info.dims == 3 ? 11 : 1, info.radius};
-  const rt::RunOptions options{rt::Variant::Blocked, 0, 0};
-  const int steps = 5;
+/// `steps` single steps of `info` on a random problem of `shape`, and the same problem through
+/// rt::runTimeTiled with `tiling`, both with `options`; `inspect(args, tables)` sees the tiled
+/// run's arguments after it and the tables they held before. Every time level and output must
+/// then hold the same bits.
+template <typename Real, typename Inspect>
+void expectTiledEqualsSingleSteps(const rt::KernelInfo &info, const rt::GridShape &shape, int steps,
+                                  const rt::TimeTiling &tiling, const rt::RunOptions &options,
+                                  Inspect inspect) {
   rt::KernelData single(info, shape, 29, /*inPlace=*/false), tiled(info, shape, 29, false);
   kerneltest::fillRandomProblem(single, /*inPlace=*/false, 29);
   kerneltest::fillRandomProblem(tiled, /*inPlace=*/false, 29);
@@ -68,13 +72,10 @@ template <typename Real> void checkTablesPackedOnce(const rt::KernelInfo &info) 
   }
   rt::ErasedArgs args = tiled.args();
   const std::vector<rt::ErasedTable> callers = args.tables;
-  rt::runTimeTiled(info, args, steps, rt::TimeTiling{2, 0, 5, 3}, options);
+  rt::runTimeTiled(info, args, steps, tiling, options);
   for (int s = 0; s < steps; ++s)
     tiled.rotate();
-  for (size_t t = 0; t < callers.size(); ++t) {
-    EXPECT_EQ(args.tables[t].data, callers[t].data) << info.name << ": table " << t;
-    EXPECT_FALSE(args.tables[t].packed) << info.name << ": table " << t;
-  }
+  inspect(args, callers);
   for (size_t f = 0; f < info.fields.size(); ++f) {
     const std::string role = info.fields[f].role;
     if (role != "time" && role != "out")
@@ -87,6 +88,18 @@ template <typename Real> void checkTablesPackedOnce(const rt::KernelInfo &info) 
     });
     EXPECT_EQ(differing, 0) << info.name << ": field " << info.fields[f].name;
   }
+}
+
+template <typename Real> void checkTablesPackedOnce(const rt::KernelInfo &info) {
+  const rt::GridShape shape{info.dims, 19, 13, info.dims == 3 ? 11 : 1, info.radius};
+  expectTiledEqualsSingleSteps<Real>(
+      info, shape, 5, rt::TimeTiling{2, 0, 5, 3}, rt::RunOptions{rt::Variant::Blocked, 0, 0},
+      [&info](const rt::ErasedArgs &args, const std::vector<rt::ErasedTable> &callers) {
+        for (size_t t = 0; t < callers.size(); ++t) {
+          EXPECT_EQ(args.tables[t].data, callers[t].data) << info.name << ": table " << t;
+          EXPECT_FALSE(args.tables[t].packed) << info.name << ": table " << t;
+        }
+      });
 }
 
 /// rt::runTimeTiled packs a kernel's tables once and every tile's call uses them in place
@@ -110,35 +123,13 @@ TEST(TimeTiling, PacksTablesOnceWithTheSameBits) {
 template <typename Real> void checkLongRowDefaults(const rt::KernelInfo &info) {
   const int nx = int(rt::kLongRowBytes / sizeof(Real)) + 3;
   const rt::GridShape shape{info.dims, nx, 35, info.dims == 3 ? 37 : 1, info.radius};
-  const rt::RunOptions options{rt::Variant::Naive, 0, 0};
   const rt::TimeTiling tiling{3, 0, 0, 0};
   ASSERT_EQ(rt::tilesOf(info, tiling, rt::Extent{shape.nx, shape.ny, shape.nz}),
             std::make_tuple(0, rt::kTimeTileY, info.dims == 3 ? rt::kLongRowTileZ : 1))
       << info.name;
-  const int steps = 5;
-  rt::KernelData single(info, shape, 29, /*inPlace=*/false), tiled(info, shape, 29, false);
-  kerneltest::fillRandomProblem(single, /*inPlace=*/false, 29);
-  kerneltest::fillRandomProblem(tiled, /*inPlace=*/false, 29);
-  for (int s = 0; s < steps; ++s) {
-    info.run(single.args(), options);
-    single.rotate();
-  }
-  rt::ErasedArgs args = tiled.args();
-  rt::runTimeTiled(info, args, steps, tiling, options);
-  for (int s = 0; s < steps; ++s)
-    tiled.rotate();
-  for (size_t f = 0; f < info.fields.size(); ++f) {
-    const std::string role = info.fields[f].role;
-    if (role != "time" && role != "out")
-      continue;
-    const rt::Grid<Real> &a = single.field<Real>(int(f)), &b = tiled.field<Real>(int(f));
-    int differing = 0;
-    a.forEachInteriorPoint([&](int i, int j, int k) {
-      const Real x = a(i, j, k), y = b(i, j, k);
-      differing += std::memcmp(&x, &y, sizeof x) != 0;
-    });
-    EXPECT_EQ(differing, 0) << info.name << ": field " << info.fields[f].name;
-  }
+  expectTiledEqualsSingleSteps<Real>(info, shape, 5, tiling,
+                                     rt::RunOptions{rt::Variant::Naive, 0, 0},
+                                     [](const rt::ErasedArgs &, const auto &) {});
 }
 
 TEST(TimeTiling, DefaultTilesOnLongRowsEqualSingleStepsBitForBit) {
