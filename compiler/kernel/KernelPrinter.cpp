@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace stencilc::kernel {
@@ -249,14 +250,12 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
 
 void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os) {
   const char *pass = module.target == Target::Cpu ? "lower-cpu" : "lower-cuda";
-  if (module.target == Target::Cpu)
-    os << fmt::format("{}: stencil '{}': run defaults {} ({}; `gen --tuning` and `--machine` "
-                      "replace them)\n",
-                      pass, s.name, module.runDefaults.run.describe(),
-                      isTimeTileable(s) ? fmt::format("{} steps per pass where the time levels "
-                                                      "only rotate",
-                                                      kUntunedTimeDepth)
-                                        : timeTilingObstacle(s));
+  if (module.target == Target::Cpu) {
+    std::string origin = module.runDefaults.origin;
+    std::replace(origin.begin(), origin.end(), '\n', ' ');
+    os << fmt::format("{}: stencil '{}': run defaults {}: {}\n", pass, s.name,
+                      module.runDefaults.run.describe(), origin);
+  }
   for (const SweepKernels &sweep : module.sweeps) {
     std::vector<std::string> variants;
     for (const Variant &v : sweep.variants)

@@ -44,14 +44,17 @@ public:
   }
 
 private:
-  /// Settings the runtime takes: a variant it knows, tiles of 0 (its default) or more, at least
-  /// one step per pass, and several only where the time levels only rotate (else
-  /// rt::runTimeTiled refuses them).
+  /// Settings the runtime takes: `auto` or a variant every sweep has, tiles of 0 (its default)
+  /// or more, at least one step per pass, and several only where the time levels only rotate
+  /// (else rt::runTimeTiled refuses them).
   void runDefaults(const RunDefaults &d) {
     const target::RunConfig &r = d.run;
-    static const std::set<std::string> variants = {"naive", "blocked", "planes", "auto"};
-    if (!variants.count(r.variant))
-      problem("", "run defaults: unknown variant '" + r.variant + "'");
+    for (const SweepKernels &sweep : m_.sweeps)
+      if (r.variant != "auto" &&
+          std::none_of(sweep.variants.begin(), sweep.variants.end(),
+                       [&](const Variant &v) { return v.name == r.variant; }))
+        problem("",
+                fmt::format("run defaults: sweep {} has no variant '{}'", sweep.sweep, r.variant));
     if (std::min({r.blockX, r.blockY, r.blockZ, r.timeTileX, r.timeTileY, r.timeTileZ}) < 0)
       problem("", "run defaults: a negative tile extent (" + r.describe() + ")");
     if (r.timeDepth < 1)

@@ -44,8 +44,7 @@ RunDefaults untunedRunDefaults(const ir::Stencil &s) {
                                "rt::runTimeTiled\n(Stencilc's docs/PERFORMANCE.md §Default time "
                                "tiles and depth).",
                                d.run.timeDepth)
-                 : "rt::RunOptions' defaults and single sweeps (the time levels do not only "
-                   "rotate).";
+                 : "rt::RunOptions' defaults and single sweeps (" + timeTilingObstacle(s) + ").";
   return d;
 }
 
