@@ -34,6 +34,9 @@ number in a table always comes with its raw data. KINDs:
   gpu-model FILE           the GPU model's prediction beside each measured row
                            (bench/gpu/model-vs-measured.py): a row per stencil, type and
                            index, a column per variant, "predicted / measured"
+  gpu-model-change VARIANT BEFORE AFTER
+                           VARIANT's prediction in the model file AFTER beside BEFORE's,
+                           where they differ, with the rate measured of BEFORE's kernel
 
   results-tables.py [--check] [--doc docs/PERFORMANCE.md] [--results docs/results]
 
@@ -410,6 +413,31 @@ def gpu_model(results, stem):
               rows, 3)
 
 
+def gpu_model_change(results, variant, before_stem, after_stem):
+    def rows_of(stem):
+        return {(r["stencil"], r["type"], r["index"], r["variant"]): r
+                for r in load(results, stem)["rows"]}
+    before, after = rows_of(before_stem), rows_of(after_stem)
+    rows = []
+    for key in sorted(after):
+        if key[3] != variant or key not in before:
+            continue
+        b, a = before[key], after[key]
+        if abs(a["predicted_gpts"] / b["predicted_gpts"] - 1) < 1e-9:
+            continue
+        gmem = after.get(key[:3] + ("gmem",))
+        rows.append(list(key[:3]) + [
+            f"{gnum(b['predicted_gpts'])} {b['bound']} ({b['registers']} registers)",
+            f"{gnum(a['predicted_gpts'])} {a['bound']} ({a['registers']} registers)",
+            f"{a['predicted_gpts'] / b['predicted_gpts']:.2f}×",
+            gnum(b["measured_gpts"]),
+            f"{gnum(gmem['predicted_gpts'])} / {gnum(gmem['measured_gpts'])}" if gmem else "-"])
+    if not rows:
+        raise Error(f"gpu-model-change {variant}: the files predict the same for every row")
+    return md(["stencil", "type", "index", "before: predicted", "after: predicted",
+               "after / before", "measured, before", "gmem: predicted / measured"], rows, 3)
+
+
 def gnum(x):
     return f"{x:.1f}" if x >= 10 else f"{x:.2g}"
 
@@ -440,6 +468,8 @@ def make(results, spec):
             return gpu_best(results, args)
         if kind == "gpu-model" and len(args) == 1:
             return gpu_model(results, args[0])
+        if kind == "gpu-model-change" and len(args) == 3:
+            return gpu_model_change(results, *args)
     except KeyError as e:
         raise Error(f"results-table {spec}: the JSON lacks {e}")
     raise Error(f"results-table {spec}: unknown kind or wrong arguments (see the script's help)")

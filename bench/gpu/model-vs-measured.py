@@ -2,12 +2,15 @@
 """The GPU model's prediction beside each measured row of device runs.
 
   model-vs-measured.py OUT.json --stencilc PATH --machine h200 RUN.json... [--ptxas]
+                       [--analyze-arg=ARG]...
 
 For every (stencil, type, index) the runs measured, runs
 `stencilc analyze FILE --machine M --json --type T [--index I] --size S` (S: the run's grid)
 and pairs each CUDA variant's `predicted_gpts` and `bound` with its measured GPts/s. A row
 measured in several runs is taken from the last file given (the code as it stands). With
---ptxas the registers come from nvcc (as the machine file's calibration did). The JSON is
+--ptxas the registers come from nvcc (as the machine file's calibration did). Each
+--analyze-arg goes to every `analyze` (--analyze-arg=--load-ahead=0 models the kernels as
+they were before `traditional` loaded its queues a plane ahead). The JSON is
 what `scripts/results-tables.py` renders as the `gpu-model` table of docs/PERFORMANCE.md.
 """
 import argparse
@@ -35,6 +38,8 @@ def main():
     ap.add_argument("--stencilc", required=True)
     ap.add_argument("--machine", required=True)
     ap.add_argument("--ptxas", action="store_true")
+    ap.add_argument("--analyze-arg", action="append", default=[],
+                    help="an option for every `stencilc analyze` (repeatable)")
     args = ap.parse_args()
 
     measured = {}
@@ -54,6 +59,7 @@ def main():
             cmd += ["--index", index]
         if args.ptxas:
             cmd.append("--ptxas")
+        cmd += args.analyze_arg
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             sys.exit(f"model-vs-measured: {' '.join(cmd)} failed:\n{done.stderr}")
@@ -68,7 +74,8 @@ def main():
                          "measured_gpts": m["gpts_per_s"], "measured_file": stem,
                          "chosen": report.get("chosen_variant") == v["name"]})
     out = {"command": " ".join(["bench/gpu/model-vs-measured.py"] + sys.argv[1:]),
-           "machine": args.machine, "runs": [pathlib.Path(r).stem for r in args.runs],
+           "machine": args.machine, "analyze_args": args.analyze_arg,
+           "runs": [pathlib.Path(r).stem for r in args.runs],
            "rows": rows}
     pathlib.Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     within = sum(abs(r["predicted_gpts"] / r["measured_gpts"] - 1) <= 0.25 for r in rows)

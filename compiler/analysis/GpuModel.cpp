@@ -93,8 +93,9 @@ long sharedBytesPerBlock(const CompiledStencil &c, const std::string &variant,
 /// Memory round trips one point waits for in turn. gmem and ro issue all of
 /// a point's loads before the first use: one per sweep. A march waits, per
 /// step, for each group of loads a barrier or a use separates from the next:
-///  - traditional: its queue loads (before the barrier), then either the
-///    point's other global loads (after it) or, where it has none, the tile
+///  - traditional: its queue loads (before the barrier; none where they are
+///    loaded a step ahead), then either the point's other global loads (after
+///    it) or, where it has none, the tile
 ///    copied asynchronously while it computed, which has had no round trip's
 ///    time to land (two buffers); with one buffer every tile is loaded as
 ///    below, then the other loads. The march's first tile is waited for too.
@@ -120,7 +121,8 @@ double roundTrips(const CompiledStencil &c, const std::string &variant, const Gp
     if (variant == "traditional") {
       // With two buffers the next tile is in flight while the step computes;
       // the wait for it is exposed unless the step waited for loads of its own.
-      const double queueWait = sweep.queues.empty() ? 0 : 1;
+      // Queues loaded a step ahead (traditionalAhead) were issued a step before.
+      const double queueWait = sweep.queues.empty() || sweep.traditionalAhead > 0 ? 0 : 1;
       if (sweep.traditionalBuffers >= 2)
         trips += queueWait + 1 + (sweep.traditionalTiles.empty() ? 0.0 : 1.0 / nw);
       else

@@ -436,7 +436,10 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
             // Queues: the newest plane of each column per step, the rest once per march.
             for (const auto &[column, span] : plan.queues) {
               auto [field, dx, dy] = column;
-              int bytes = elem;
+              int bytes = elem; // an index field's values may be narrower
+              for (const Access &a : r.reads)
+                if (a.field == field)
+                  bytes = a.bytes;
               tally.loadRequest(request(dx, dy, bytes),
                                 weight * (planes + span.second - span.first));
             }

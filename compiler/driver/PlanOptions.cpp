@@ -61,7 +61,12 @@ PlanCommandLine::PlanCommandLine(std::initializer_list<llvm::cl::SubCommand *> c
                                   clEnumValN(TableSpace::Shared, "shared", "shared memory"),
                                   clEnumValN(TableSpace::ReadOnly, "readonly", "read-only cache"),
                                   clEnumValN(TableSpace::Global, "global", "global memory")),
-                 llvm::cl::init(TableSpace::Auto), subs{commands}) {}
+                 llvm::cl::init(TableSpace::Auto), subs{commands}),
+      loadAhead("load-ahead",
+                llvm::cl::desc("Planes ahead of its step the CUDA traditional kernel loads its "
+                               "register queues, 0 or 1 (default: 1 where they fit the "
+                               "registers)"),
+                llvm::cl::value_desc("N"), llvm::cl::init(-1), subs{commands}) {}
 
 bool PlanCommandLine::apply(const std::string &defaultTarget, PipelineOptions &options) const {
   const std::string name = planTargetGiven() ? planTarget.getValue() : defaultTarget;
@@ -87,6 +92,10 @@ bool PlanCommandLine::apply(const std::string &defaultTarget, PipelineOptions &o
                             int(split)));
     return false;
   }
+  if (loadAhead.getNumOccurrences() && (loadAhead < 0 || loadAhead > 1)) {
+    reportError(fmt::format("--load-ahead: {} is out of range (expected 0 or 1)", int(loadAhead)));
+    return false;
+  }
   std::string error;
   auto target = makePlanTarget(name, nd, onChipBudget, cacheBudget, error);
   if (!target) { // the checks above leave nothing for it to reject; kept for new limits
@@ -98,6 +107,9 @@ bool PlanCommandLine::apply(const std::string &defaultTarget, PipelineOptions &o
   options.forceTableSpace.reset();
   if (tableSpace != TableSpace::Auto)
     options.forceTableSpace = tableSpace;
+  options.loadAhead.reset();
+  if (loadAhead.getNumOccurrences())
+    options.loadAhead = int(loadAhead);
   return true;
 }
 

@@ -30,8 +30,8 @@ const std::vector<std::string> &cudaArchNames();
 /// returns false when it is not one of cudaArchNames().
 bool checkCudaArch(llvm::StringRef option, const std::string &arch);
 
-/// --plan-target, --nd, --onchip-budget, --cache-budget, --split and
-/// --table-space, registered for the given subcommands.
+/// --plan-target, --nd, --onchip-budget, --cache-budget, --split, --table-space and
+/// --load-ahead, registered for the given subcommands.
 class PlanCommandLine {
 public:
   explicit PlanCommandLine(std::initializer_list<llvm::cl::SubCommand *> commands);
@@ -42,11 +42,12 @@ public:
   llvm::cl::opt<long> cacheBudget;
   llvm::cl::opt<int> split;
   llvm::cl::opt<TableSpace> tableSpace;
+  llvm::cl::opt<int> loadAhead;
 
   bool planTargetGiven() const { return planTarget.getNumOccurrences() > 0; }
   bool tableSpaceGiven() const { return tableSpace.getNumOccurrences() > 0; }
 
-  /// Fills `options.target`, `forceSplit` and `forceTableSpace`: the plan is
+  /// Fills `options.target`, `forceSplit`, `forceTableSpace` and `loadAhead`: the plan is
   /// for --plan-target when given, else for `defaultTarget`. Reports the
   /// first bad value and returns false.
   bool apply(const std::string &defaultTarget, PipelineOptions &options) const;

@@ -262,6 +262,10 @@ struct Function {
   int steps = 1;
   int rz = 0;
   std::vector<Queue> queues; ///< CUDA multi-to-one register queues
+  /// CUDA: planes past `high` each register queue holds. With 1 the step of
+  /// plane z loads the planes step z + 1 reads, so they are in flight while
+  /// plane z computes, and the queues hold every column read from memory.
+  int loadAhead = 0;
   /// CUDA: coefficients (`in` and index fields) through the read-only cache,
   /// and where each (table, row) is read from (absent: read-only cache).
   bool readOnlyCoefficients = false;

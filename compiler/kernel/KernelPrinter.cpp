@@ -77,6 +77,9 @@ public:
     for (const Queue &q : f.queues)
       os_ << fmt::format("    queue {}({:+}, {:+}) planes z{:+}..z{:+}\n", field(q.field), q.dx,
                          q.dy, q.low, q.high);
+    if (f.loadAhead > 0)
+      os_ << fmt::format("    queues loaded {} plane{} ahead of the step that reads them\n",
+                         f.loadAhead, f.loadAhead == 1 ? "" : "s");
     for (const Node &n : f.body)
       node(n, 2);
   }

@@ -97,6 +97,9 @@ private:
   /// once a step and stay in their ring; on-chip reads find their plane or
   /// queue; table rows are staged exactly where the placement says.
   void deviceKernel(const Function &f) {
+    if (f.loadAhead < 0 || f.loadAhead > 1 || (f.loadAhead > 0 && f.queues.empty()))
+      problem(f.name, fmt::format("loads {} planes ahead with {} register queues", f.loadAhead,
+                                  f.queues.size()));
     std::set<int> tiles;
     bool shifts = false;
     visitNodes(f.body, [&](const Node &n) {

@@ -156,14 +156,20 @@ private:
                     "`planes`: with kStageAuto the rows it left to the backend are in shared "
                     "memory too.{}",
                     s,
-                    plans_[s].traditionalBuffers > 1
-                        ? "\nEach shared plane has two buffers: plane z + 1 is copied into the "
-                          "other one\nasynchronously while plane z computes, and one barrier a "
-                          "plane orders both."
-                        : ""),
+                    std::string(plans_[s].traditionalBuffers > 1
+                                    ? "\nEach shared plane has two buffers: plane z + 1 is "
+                                      "copied into the other one\nasynchronously while plane z "
+                                      "computes, and one barrier a plane orders both."
+                                    : "") +
+                        (plans_[s].traditionalAhead > 0
+                             ? "\nEvery column the kernel reads from memory has a queue, "
+                               "loaded one plane ahead: the\nstep of plane z loads what step "
+                               "z + 1 reads, in flight while plane z computes."
+                             : "")),
         s);
     f.rx = plan.traditionalRx;
     f.ry = plan.traditionalRy;
+    f.loadAhead = plan.traditionalAhead;
     for (const auto &[column, range] : plan.queues)
       f.queues.push_back({std::get<0>(column), std::get<1>(column), std::get<2>(column),
                           range.first, range.second});

@@ -155,7 +155,7 @@ const std::vector<Pass> &passes() {
       {"sweep-plan",
        [](CompiledStencil &c, const PipelineOptions &options, DiagnosticEngine &) {
          c.sweepPlan = planSweeps(*c.stencil, c.linear, c.decomposition, options.target,
-                                  options.outputPlanesPerLoop);
+                                  options.outputPlanesPerLoop, options.loadAhead);
          return true;
        },
        [](const CompiledStencil &c, llvm::raw_ostream &os) {

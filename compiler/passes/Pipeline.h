@@ -63,6 +63,9 @@ struct PipelineOptions {
   /// Output planes per x loop of the CPU naive and blocked kernels (--z-planes);
   /// 0 lets `sweep-plan` choose.
   int outputPlanesPerLoop = 0;
+  /// Planes ahead of its step the CUDA traditional kernel loads its register
+  /// queues (--load-ahead, 0 or 1); unset lets `sweep-plan` choose (traditionalLoadAhead).
+  std::optional<int> loadAhead;
   /// When set, each pass says here what it decided and why (--explain).
   llvm::raw_ostream *explainStream = nullptr;
 };

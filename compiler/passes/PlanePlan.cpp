@@ -110,6 +110,11 @@ int traditionalTileBuffers(bool sharedPlanes, int queueValues, int elemBytes) {
   return sharedPlanes && queueValues * elemBytes / 4 <= kMostQueueRegisters ? 2 : 1;
 }
 
+int traditionalLoadAhead(int queueValues, int elemBytes) {
+  constexpr int kMostAheadQueueRegisters = 255 * 3 / 8;
+  return queueValues * elemBytes / 4 <= kMostAheadQueueRegisters ? 1 : 0;
+}
+
 long planesOnChipBytes(const PlanePlan &plan, BlockShape block, int elemBytes) {
   long threads = long(block.x) * block.y;
   return sharedTileBytes(plan.planesTiles, block, elemBytes) +

@@ -88,6 +88,17 @@ long traditionalOnChipBytes(const PlanePlan &plan, BlockShape block, int elemByt
 /// overlap gains, so a plane at a time is faster (ete73 in double; docs/PERFORMANCE.md
 /// §CUDA variants on a GPU).
 int traditionalTileBuffers(bool sharedPlanes, int queueValues, int elemBytes);
+/// Planes ahead of its step that the `traditional` kernel loads each register queue's newest
+/// entry: 1, so that the loads of plane z + 1 are in flight while plane z computes and no load
+/// waits inside a step (the hand-written marches that run fastest do this, docs/PERFORMANCE.md
+/// §Hand-written peers and marching designs), where its queues, with a queue for every column
+/// it reads from memory and one more plane each (`queueValues` elements of `elemBytes`), take
+/// at most three eighths of the 255 registers a thread may have; else 0. The kernels that read
+/// many columns also keep many other values live (table gathers, coefficient products): ptxas
+/// gives them 130 or more registers beside their queues, so past that share the longer queues
+/// spill (ete73 and lwc_elastic in float), and a spilled queue costs more than the overlap
+/// gains (traditionalTileBuffers).
+int traditionalLoadAhead(int queueValues, int elemBytes);
 long planesOnChipBytes(const PlanePlan &plan, BlockShape block, int elemBytes);
 
 /// Checks the plan against the stencil's reads.

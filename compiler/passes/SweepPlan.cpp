@@ -303,9 +303,48 @@ int CpuSweepPlan::accumulatingOutputs() const {
 int GpuSweepPlan::queueValues() const {
   int n = 0;
   for (const auto &[column, range] : queues)
-    n += range.second - range.first + 1;
+    n += range.second - range.first + 1 + traditionalAhead;
   return n;
 }
+
+namespace {
+
+/// Every (field, dx, dy) column the `traditional` kernel of `plan` reads from memory, with the
+/// plane offsets it reads there: the time fields' reads the shared planes do not serve, and the
+/// coefficient and index fields its groups and (in the first sweep) pointwise parts read.
+std::map<QueueColumn, std::pair<int, int>> memoryColumns(const LinearStencil &linear,
+                                                         const GpuSweepPlan &plan, bool first) {
+  std::map<QueueColumn, std::pair<int, int>> columns;
+  auto add = [&](int field, const Offset &o) {
+    auto [it, fresh] = columns.try_emplace({field, o[0], o[1]}, o[2], o[2]);
+    it->second.first = std::min(it->second.first, o[2]);
+    it->second.second = std::max(it->second.second, o[2]);
+  };
+  auto factorReads = [&](const ir::Expr &e) {
+    ir::forEachExpr(e, [&](const ir::Expr &n) {
+      if (n.kind == ir::Expr::Kind::FieldRef && n.id >= 0)
+        add(n.id, n.offset);
+      if (n.kind == ir::Expr::Kind::TableRef && n.indexField >= 0)
+        add(n.indexField, {0, 0, 0});
+    });
+  };
+  for (const SweepUpdate &update : plan.updates) {
+    const LinearForm &form = linear.updates[update.update];
+    for (int g : update.groups)
+      for (int t : form.groups[g].terms) {
+        const Term &term = form.terms[t];
+        if (term.offset[2] != 0 || !plan.traditionalTiles.count(term.field))
+          add(term.field, term.offset);
+        for (const ir::ExprPtr &factor : term.factors)
+          factorReads(*factor);
+      }
+    if (first && form.pointwise)
+      factorReads(*form.pointwise);
+  }
+  return columns;
+}
+
+} // namespace
 
 int GpuSweepPlan::ringSize() const {
   return accumulates() ? planeOffsets.back() - planeOffsets.front() + 1 : 0;
@@ -313,14 +352,27 @@ int GpuSweepPlan::ringSize() const {
 
 SweepPlan planSweeps(const ir::Stencil &s, const LinearStencil &linear,
                      const Decomposition &decomposition, const PlanTarget &target,
-                     int outputPlanesPerLoop) {
+                     int outputPlanesPerLoop, std::optional<int> loadAhead) {
   SweepPlan plan;
   plan.target = target.name;
   plan.cpu = planCpu(s, linear, decomposition, outputPlanesPerLoop);
+  const int elemBytes = ir::elemTypeBytes(s.elemType);
   for (const SubStencil &sub : decomposition.sweeps) {
     GpuSweepPlan gpu = planGpuSweep(linear, sub);
-    gpu.traditionalBuffers = traditionalTileBuffers(
-        !gpu.traditionalTiles.empty(), gpu.queueValues(), ir::elemTypeBytes(s.elemType));
+    gpu.traditionalBuffers =
+        traditionalTileBuffers(!gpu.traditionalTiles.empty(), gpu.queueValues(), elemBytes);
+    // Loads ahead need a queue for every column read from memory, one plane longer.
+    std::map<QueueColumn, std::pair<int, int>> columns =
+        memoryColumns(linear, gpu, plan.gpu.sweeps.empty());
+    int aheadValues = 0;
+    for (const auto &[column, range] : columns)
+      aheadValues += range.second - range.first + 2;
+    // Every read from the shared planes (heat2d): nothing to load ahead.
+    gpu.traditionalAhead = columns.empty() ? 0
+                           : loadAhead     ? *loadAhead
+                                           : traditionalLoadAhead(aheadValues, elemBytes);
+    if (gpu.traditionalAhead > 0)
+      gpu.queues = std::move(columns);
     plan.gpu.sweeps.push_back(std::move(gpu));
   }
   return plan;
@@ -395,6 +447,26 @@ bool verifySweepPlan(const ir::Stencil &s, const LinearStencil &linear, const De
       problems.push_back(fmt::format("GPU sweep {}: plane offsets are not those of its "
                                      "accumulated groups",
                                      sweep));
+    for (const auto &[column, range] : gpu.queues)
+      if (std::get<0>(column) < 0 || std::get<0>(column) >= int(s.fields.size()) ||
+          range.first > range.second)
+        problems.push_back(fmt::format("GPU sweep {}: a queue of field {} with planes {}..{}",
+                                       sweep, std::get<0>(column), range.first, range.second));
+    if (gpu.traditionalAhead < 0 || gpu.traditionalAhead > 1)
+      problems.push_back(fmt::format("GPU sweep {}: traditional loads {} planes ahead", sweep,
+                                     gpu.traditionalAhead));
+    // Loads ahead are only ahead if no read of the step goes to memory.
+    if (gpu.traditionalAhead > 0)
+      for (const auto &[column, range] : memoryColumns(linear, gpu, sweep == 0)) {
+        auto queue = gpu.queues.find(column);
+        if (queue == gpu.queues.end() || range.first < queue->second.first ||
+            range.second > queue->second.second)
+          problems.push_back(fmt::format("GPU sweep {}: traditional loads ahead, but reads "
+                                         "{}({}, {}) planes {}..{} outside its queues",
+                                         sweep, s.fields[std::get<0>(column)].name,
+                                         std::get<1>(column), std::get<2>(column), range.first,
+                                         range.second));
+      }
     for (const auto &[row, place] : gpu.placement) {
       bool staged = place.space == TableSpace::Shared || place.space == TableSpace::Auto;
       if (staged != (place.slot >= 0))
@@ -476,13 +548,16 @@ void printSweepPlan(const ir::Stencil &s, const LinearStencil &linear, const Swe
     std::string tiles;
     for (int f : p.traditionalTiles)
       tiles += (tiles.empty() ? "" : ", ") + s.fields[f].name;
-    os << fmt::format("    traditional: shared plane{} {} (halo {} x {}{}); {} register queue{}, "
-                      "{} values\n",
-                      plural(p.traditionalTiles.size()), tiles.empty() ? "none" : tiles,
-                      p.traditionalRx, p.traditionalRy,
-                      p.traditionalBuffers > 1 ? ", 2 buffers: the next copied while one computes"
-                                               : "",
-                      p.queues.size(), plural(p.queues.size()), p.queueValues());
+    os << fmt::format(
+        "    traditional: shared plane{} {} (halo {} x {}{}); {} register queue{}, "
+        "{} values{}\n",
+        plural(p.traditionalTiles.size()), tiles.empty() ? "none" : tiles, p.traditionalRx,
+        p.traditionalRy,
+        p.traditionalBuffers > 1 ? ", 2 buffers: the next copied while one computes" : "",
+        p.queues.size(), plural(p.queues.size()), p.queueValues(),
+        p.traditionalAhead > 0 ? fmt::format(", each loaded {} plane{} ahead", p.traditionalAhead,
+                                             plural(size_t(p.traditionalAhead)))
+                               : "");
     for (const auto &[column, range] : p.queues)
       os << fmt::format("      queue {}({}, {}): dz {}..{}\n", s.fields[std::get<0>(column)].name,
                         std::get<1>(column), std::get<2>(column), range.first, range.second);
@@ -514,11 +589,14 @@ void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, const PlanTar
     const GpuSweepPlan &gpu = plan.gpu.sweeps[sweep];
     os << fmt::format("sweep-plan: sweep {}: CPU planes accumulates {} plane{} and stages {} "
                       "table column{} per output row; GPU traditional keeps {} register "
-                      "value{}, planes {} partial sum{} per output\n",
+                      "value{}{}, planes {} partial sum{} per output\n",
                       sweep, cpu.accumulatedPlanes.size(), plural(cpu.accumulatedPlanes.size()),
                       cpu.stagedTables.size(), plural(cpu.stagedTables.size()), gpu.queueValues(),
-                      plural(size_t(gpu.queueValues())), gpu.ringSize(),
-                      plural(size_t(gpu.ringSize())));
+                      plural(size_t(gpu.queueValues())),
+                      gpu.traditionalAhead > 0 ? " (its loads one plane ahead)"
+                      : gpu.queues.empty()     ? ""
+                                               : " (no room in registers to load ahead)",
+                      gpu.ringSize(), plural(size_t(gpu.ringSize())));
   }
   os << "sweep-plan: " << blockedHeightRule(plan.cpu) << "\n";
   os << "sweep-plan: " << autoVariantRule(plan.cpu) << "\n";

@@ -12,8 +12,9 @@
 //    the plane offsets a planes sweep accumulates and the table rows it
 //    stages once per output row;
 //  - GPU: the shared planes and halos of the multi-to-one (`traditional`) and
-//    one-to-multi (`planes`) kernels, the register queues of traditional, and
-//    where each table row lives (shared memory slot, read-only cache, global).
+//    one-to-multi (`planes`) kernels, the register queues of traditional and
+//    how far ahead of its step each is loaded, and where each table row lives
+//    (shared memory slot, read-only cache, global).
 //
 // The printers in backends/ read this plan; they decide nothing themselves.
 //
@@ -29,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -101,11 +103,18 @@ struct GpuSweepPlan {
 
   /// traditional: fields whose current plane is shared, its halo, and the
   /// register queue of each (field, dx, dy) column: plane offsets [low, high].
+  /// Without loads ahead the queues are the time fields' columns read off the
+  /// current plane; with them, every column the kernel reads from memory
+  /// (coefficient and index fields too), so that no load waits in the step.
   std::set<int> traditionalTiles;
   int traditionalRx = 0, traditionalRy = 0;
   /// Buffers per shared plane (traditionalTileBuffers): 2 pipelines the march.
   int traditionalBuffers = 1;
   std::map<QueueColumn, std::pair<int, int>> queues;
+  /// Planes past `high` each queue holds (traditionalLoadAhead): with 1, the
+  /// step of plane z loads its queues' planes for step z + 1, which are in
+  /// flight while it computes.
+  int traditionalAhead = 0;
 
   /// planes: fields whose input plane is shared, its halo, and the plane offsets.
   std::set<int> planesTiles;
@@ -118,7 +127,7 @@ struct GpuSweepPlan {
   std::map<std::pair<int, int>, RowPlacement> placement;
 
   bool accumulates() const { return !planeOffsets.empty(); }
-  /// Registers of every traditional queue together.
+  /// Values of every traditional queue together, the planes loaded ahead included.
   int queueValues() const;
   /// Partial sums each planes thread keeps per output: the span of planeOffsets.
   int ringSize() const;
@@ -138,10 +147,11 @@ struct SweepPlan {
 };
 
 /// Schedules every sweep of `decomposition`. `outputPlanesPerLoop` > 0 forces the CPU's
-/// output planes per x loop (--z-planes); 0 lets the plan choose.
+/// output planes per x loop (--z-planes); 0 lets the plan choose. `loadAhead` forces the planes
+/// the GPU traditional kernel loads ahead (--load-ahead); unset, traditionalLoadAhead chooses.
 SweepPlan planSweeps(const ir::Stencil &s, const LinearStencil &linear,
                      const Decomposition &decomposition, const PlanTarget &target,
-                     int outputPlanesPerLoop);
+                     int outputPlanesPerLoop, std::optional<int> loadAhead = std::nullopt);
 
 /// Checks the plan against the decomposition: every group of a sweep placed
 /// once, slots numbered densely, plane offsets and table rows as the groups read them.

@@ -130,8 +130,9 @@ void checkTraditional(const CompiledStencil &c, const SweepKernels &k) {
   int registers = 0;
   for (const Queue &q : f.queues) {
     queues[{q.field, q.dx, q.dy}] = {q.low, q.high};
-    registers += q.high - q.low + 1;
+    registers += q.high - q.low + 1 + f.loadAhead;
   }
+  EXPECT_EQ(f.loadAhead, plan.traditionalAhead);
   EXPECT_EQ(f.queues.size(), plan.queues.size());
   EXPECT_EQ(queues, plan.queues);
   EXPECT_EQ(registers, plan.queueValues());
@@ -335,9 +336,12 @@ TEST(KernelIR, Ete73CudaLoadsQueuesAndBarriersPerVariant) {
   }
   EXPECT_EQ(function(k, "sweep0_planes").ringOutputs, 1);
   // The 17 queue columns hold 105 registers per thread: 9 in each of the 5 columns
-  // reaching dz = +-4, 7, 5 and 3 in the 4 columns reaching +-3, +-2 and +-1.
+  // reaching dz = +-4, 7, 5 and 3 in the 4 columns reaching +-3, +-2 and +-1. Loaded a plane
+  // ahead, with queues for p_prev and vidx too, they would take 126: too many to load ahead.
+  const Function &traditional = function(k, "sweep0_traditional");
+  EXPECT_EQ(traditional.loadAhead, 0);
   int registers = 0;
-  for (const Queue &q : function(k, "sweep0_traditional").queues)
+  for (const Queue &q : traditional.queues)
     registers += q.high - q.low + 1;
   EXPECT_EQ(registers, 105);
   EXPECT_EQ(registers, plan.queueValues());

@@ -163,3 +163,38 @@ TEST(SweepPlanTest, EverySplitSweepPlacesEachGroupOnce) {
 }
 
 } // namespace
+
+// traditionalLoadAhead: a queue for every column read from memory, one plane longer, where they
+// fit three eighths of the registers; then no load of a step waits inside it.
+TEST(SweepPlanTest, TraditionalLoadsAheadWhereItsQueuesFit) {
+  auto acoustic = compileExample("acoustic_iso8");
+  const ir::Stencil &s = *acoustic.only().stencil;
+  const GpuSweepPlan &gpu = acoustic.only().sweepPlan.gpu.sweeps.at(0);
+  EXPECT_EQ(gpu.traditionalAhead, 1);
+  std::map<std::string, std::pair<int, int>> columns;
+  for (const auto &[column, range] : gpu.queues) {
+    EXPECT_EQ(std::get<1>(column), 0);
+    EXPECT_EQ(std::get<2>(column), 0);
+    columns[s.fields[std::get<0>(column)].name] = range;
+  }
+  // u off the current plane, u_prev and the coefficient v at the point.
+  EXPECT_EQ(columns, (std::map<std::string, std::pair<int, int>>{
+                         {"u", {-4, 4}}, {"u_prev", {0, 0}}, {"v", {0, 0}}}));
+  EXPECT_EQ(gpu.queueValues(), 9 + 1 + 1 + 3);
+
+  // ete73: 105 values off the current plane; with p_prev and vidx, one plane longer, 126.
+  auto ete73 = compileExample("ete73");
+  const GpuSweepPlan &wide = ete73.only().sweepPlan.gpu.sweeps.at(0);
+  EXPECT_EQ(wide.traditionalAhead, 0);
+  EXPECT_EQ(wide.queues.size(), 17u);
+  EXPECT_EQ(wide.queueValues(), 105);
+  // ete37 in double: 30 values, 60 registers.
+  auto ete37 = compileExample("ete37", true);
+  EXPECT_EQ(ete37.only().sweepPlan.gpu.sweeps.at(0).traditionalAhead, 1);
+  EXPECT_EQ(ete37.only().sweepPlan.gpu.sweeps.at(0).queueValues(), 30);
+
+  // heat2d reads everything from its shared plane: nothing to load.
+  auto heat = compileExample("heat2d");
+  EXPECT_EQ(heat.only().sweepPlan.gpu.sweeps.at(0).traditionalAhead, 0);
+  EXPECT_TRUE(heat.only().sweepPlan.gpu.sweeps.at(0).queues.empty());
+}

@@ -137,11 +137,12 @@ private:
         autos += int(rows.size());
       others -= shared + autos;
       d += fmt::format("// Sweep {}: traditional keeps {} shared plane{} and {} register queue{} "
-                       "({} values); planes keeps {} shared plane{} and {} partial sum{} per "
+                       "({} values{}); planes keeps {} shared plane{} and {} partial sum{} per "
                        "output",
                        sweep, plan.traditionalTiles.size(),
                        plan.traditionalTiles.size() == 1 ? "" : "s", plan.queues.size(),
                        plan.queues.size() == 1 ? "" : "s", plan.queueValues(),
+                       plan.traditionalAhead > 0 ? ", loaded a plane ahead" : "",
                        plan.planesTiles.size(), plan.planesTiles.size() == 1 ? "" : "s",
                        plan.ringSize(), plan.ringSize() == 1 ? "" : "s");
       if (!plan.placement.empty())

@@ -263,25 +263,37 @@ private:
       return "";
     std::string queues, prime;
     for (const kernel::Queue &q : f.queues) {
-      const int length = q.high - q.low + 1;
+      const int length = q.high - q.low + 1 + f.loadAhead;
       const std::string field = names_.field(q.field);
-      queues +=
-          fmt::format("  Real {}[{}] = {{}}; // column ({}, {}) of {}: planes z{:+} .. z{:+}\n",
-                      queueName(q), length, q.dx, q.dy, s_.fields[q.field].name, q.low, q.high);
-      queues += fmt::format("  const Real *const {} = args.{}.origin + at(args.{}, m.x{}, m.y{}, "
+      const std::string type = fieldElementType(s_.fields[q.field]);
+      queues += fmt::format("  {} {}[{}] = {{}}; // column ({}, {}) of {}: planes z{:+} .. z{:+}\n",
+                            type, queueName(q), length, q.dx, q.dy, s_.fields[q.field].name, q.low,
+                            q.high + f.loadAhead);
+      queues += fmt::format("  const {} *const {} = args.{}.origin + at(args.{}, m.x{}, m.y{}, "
                             "0);\n",
-                            columnName(q), field, field, plusOffset(q.dx), plusOffset(q.dy));
+                            type, columnName(q), field, field, plusOffset(q.dx), plusOffset(q.dy));
       if (length > 1)
-        prime += fmt::format("    STENCILC_UNROLL\n    for (int k = 1; k < {}; ++k)\n"
-                             "      {}[k] = {}[(m.z0{} + k - 1) * args.{}.plane];\n",
-                             length, queueName(q), columnName(q), plusOffset(q.low), field);
+        prime += fmt::format(
+            "    STENCILC_UNROLL\n    for (int k = 1; k < {}; ++k)\n      {}[k] = {};\n", length,
+            queueName(q), queueLoad(q, fmt::format("m.z0{} + k - 1", plusOffset(q.low))));
     }
     std::string out =
         "  // Register queues: entry k of a column holds the plane given first, plus k.\n" + queues;
     if (!prime.empty())
-      out += "  if (m.active) { // all but the newest plane of the first output plane\n" + prime +
-             "  }\n";
+      out += fmt::format("  if (m.active) {{ // all but the newest plane {}\n",
+                         f.loadAhead > 0 ? "the first step loads" : "of the first output plane") +
+             prime + "  }\n";
     return out;
+  }
+
+  /// The element of queue `q`'s column on plane `plane`: coefficients and indices through the
+  /// read-only cache where the kernel reads them so.
+  std::string queueLoad(const kernel::Queue &q, const std::string &plane) const {
+    const std::string element =
+        fmt::format("{}[({}) * args.{}.plane]", columnName(q), plane, names_.field(q.field));
+    return fn_->readOnlyCoefficients && s_.fields[q.field].role != FieldRole::Time
+               ? "__ldg(&" + element + ")"
+               : element;
   }
 
   std::string queueName(const kernel::Queue &q) const {
@@ -402,9 +414,18 @@ private:
   std::string shift(const Node &n, const std::string &indent) override {
     std::string out;
     if (n.kind == kernel::NodeKind::ShiftQueues) {
-      for (const kernel::Queue &q : fn_->queues)
-        out += fmt::format("{}shiftIn({}, {}[({}{}) * args.{}.plane]);\n", indent, queueName(q),
-                           columnName(q), march_, plusOffset(q.high), names_.field(q.field));
+      const int ahead = fn_->loadAhead;
+      if (ahead > 0)
+        out += fmt::format("{}// The planes step {} + {} reads, in flight while this one computes "
+                           "(none past the march).\n{}const bool {}Ahead = {} + {} < m.z1;\n",
+                           indent, march_, ahead, indent, march_, march_, ahead);
+      for (const kernel::Queue &q : fn_->queues) {
+        const std::string load = queueLoad(q, march_ + plusOffset(q.high + ahead));
+        out += ahead > 0
+                   ? fmt::format("{}shiftIn({}, {}Ahead ? {} : {}(0));\n", indent, queueName(q),
+                                 march_, load, fieldElementType(s_.fields[q.field]))
+                   : fmt::format("{}shiftIn({}, {});\n", indent, queueName(q), load);
+      }
       return out;
     }
     for (int output : partialOutputs())
@@ -460,6 +481,8 @@ private:
       return style;
     if (sum->hasDz) {
       style.onChip = [this](int field, const Offset &o) -> std::optional<std::string> {
+        if (s_.fields[field].role != FieldRole::Time)
+          return std::nullopt;
         return tileRead(field, o);
       };
       return style;
@@ -467,10 +490,9 @@ private:
     style.onChip = [this, &f](int field, const Offset &o) -> std::optional<std::string> {
       if (o[2] == 0 && tiles_.count(field))
         return tileRead(field, o);
-      if (o[2] != 0)
-        for (const kernel::Queue &q : f.queues)
-          if (q.field == field && q.dx == o[0] && q.dy == o[1])
-            return fmt::format("{}[{}]", queueName(q), o[2] - q.low);
+      for (const kernel::Queue &q : f.queues)
+        if (q.field == field && q.dx == o[0] && q.dy == o[1] && q.low <= o[2] && o[2] <= q.high)
+          return fmt::format("{}[{}]", queueName(q), o[2] - q.low);
       return std::nullopt;
     };
     return style;

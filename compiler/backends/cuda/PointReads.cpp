@@ -40,7 +40,7 @@ std::string indexValueName(const KernelNames &names, int field) {
 } // namespace
 
 std::string PointScope::read(int field, const Offset &offset) {
-  if (s_.fields[field].role == FieldRole::Time && style_.onChip)
+  if (style_.onChip)
     if (std::optional<std::string> onChip = style_.onChip(field, offset))
       return *onChip;
   fields_.insert(field);
@@ -66,7 +66,7 @@ std::string PointScope::output(int field) {
 
 std::string PointScope::tableRead(int table, int row, int indexField) {
   // The column index is read at the point like any coefficient.
-  read(indexField, {0, 0, 0});
+  indexValues_[indexField] = read(indexField, {0, 0, 0});
   RowPlacement place = style_.rowPlacement ? style_.rowPlacement(table, row) : RowPlacement{};
   std::string column = names_.tableColumn(table, indexField);
   std::string global = row == 0 ? column + "[0]"
@@ -114,14 +114,9 @@ std::string PointScope::prologue(const std::string &x, const std::string &y, con
   for (int f : planes_)
     out += fmt::format("{}const std::ptrdiff_t {} = {}.{}.plane;\n", indent, names_.plane(f), a,
                        names_.field(f));
-  std::set<int> indexFields;
-  for (const auto &[table, index] : columns_)
-    indexFields.insert(index);
-  for (const auto &[table, index] : stagedColumns_)
-    indexFields.insert(index);
-  for (int index : indexFields)
+  for (const auto &[index, value] : indexValues_)
     out += fmt::format("{}const std::ptrdiff_t {} = {}; // the point's table column\n", indent,
-                       indexValueName(names_, index), pointerRead(index, {0, 0, 0}));
+                       indexValueName(names_, index), value);
   for (const auto &[table, index] : columns_)
     out += fmt::format("{0}const Real *const {1} = {2}.{3}.data + {4} * {2}.{3}.colStride;\n",
                        indent, names_.tableColumn(table, index), a, names_.table(table),

@@ -31,7 +31,8 @@ struct ReadStyle {
   /// Declare read-only pointers `const __restrict__` (lets the compiler use the
   /// read-only path on its own; the gmem variant leaves it out).
   bool restrictPointers = false;
-  /// A time-field read that does not come from global memory at the point, or nullopt.
+  /// A read that does not come from global memory at the point (a shared plane, a ring, a
+  /// register queue), or nullopt.
   std::function<std::optional<std::string>(int field, const ir::Offset &offset)> onChip;
   /// Where each table row is read from.
   std::function<RowPlacement(int table, int row)> rowPlacement;
@@ -67,6 +68,8 @@ private:
   const KernelNames &names_;
   ReadStyle style_;
   std::set<int> fields_, lines_, planes_, outputs_;
+  /// Per index field the tables read through: how its value at the point is spelled.
+  std::map<int, std::string> indexValues_;
   /// (table, index field) pairs read from global memory, and from the staged shared copy.
   std::set<std::pair<int, int>> columns_, stagedColumns_;
 };
