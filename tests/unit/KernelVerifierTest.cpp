@@ -320,3 +320,14 @@ TEST(KernelIRVerifier, RejectsRingReadsPastTheirReachAndRingsNoStepReads) {
 }
 
 } // namespace
+
+TEST(KernelIRVerifier, RejectsLoadsAheadWithoutQueues) {
+  Lowered l = lower("acoustic_iso8", Target::Cuda);
+  Function &f = mutableFunction(l.module, 0, "sweep0_traditional");
+  ASSERT_EQ(f.loadAhead, 1);
+  f.queues.clear();
+  auto problems = problemsOf(l.compiled(), l.module);
+  EXPECT_TRUE(says(problems, "sweep 0, sweep0_traditional: loads 1 planes ahead with 0 register "
+                             "queues"))
+      << listed(problems);
+}

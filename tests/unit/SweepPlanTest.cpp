@@ -162,8 +162,6 @@ TEST(SweepPlanTest, EverySplitSweepPlacesEachGroupOnce) {
   EXPECT_FALSE(problems.empty());
 }
 
-} // namespace
-
 // traditionalLoadAhead: a queue for every column read from memory, one plane longer, where they
 // fit three eighths of the registers; then no load of a step waits inside it.
 TEST(SweepPlanTest, TraditionalLoadsAheadWhereItsQueuesFit) {
@@ -181,6 +179,14 @@ TEST(SweepPlanTest, TraditionalLoadsAheadWhereItsQueuesFit) {
   EXPECT_EQ(columns, (std::map<std::string, std::pair<int, int>>{
                          {"u", {-4, 4}}, {"u_prev", {0, 0}}, {"v", {0, 0}}}));
   EXPECT_EQ(gpu.queueValues(), 9 + 1 + 1 + 3);
+  // A plan that loads ahead but leaves a column to memory is caught.
+  const CompiledStencil &c = acoustic.only();
+  SweepPlan broken = c.sweepPlan;
+  broken.gpu.sweeps[0].queues.erase({s.findField("v"), 0, 0});
+  std::vector<std::string> problems;
+  EXPECT_FALSE(verifySweepPlan(s, c.linear, c.decomposition, broken, problems));
+  EXPECT_EQ(problems, std::vector<std::string>{"GPU sweep 0: traditional loads ahead, but reads "
+                                               "v(0, 0) planes 0..0 outside its queues"});
 
   // ete73: 105 values off the current plane; with p_prev and vidx, one plane longer, 126.
   auto ete73 = compileExample("ete73");
@@ -198,3 +204,5 @@ TEST(SweepPlanTest, TraditionalLoadsAheadWhereItsQueuesFit) {
   EXPECT_EQ(heat.only().sweepPlan.gpu.sweeps.at(0).traditionalAhead, 0);
   EXPECT_TRUE(heat.only().sweepPlan.gpu.sweeps.at(0).queues.empty());
 }
+
+} // namespace
