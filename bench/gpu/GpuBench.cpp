@@ -65,6 +65,16 @@ using namespace stencilc;
 
 namespace {
 
+llvm::cl::list<std::string>
+    variantsOption("variants", llvm::cl::CommaSeparated,
+                   llvm::cl::desc("only these generated variants, without the hand-written peers "
+                                  "and the two-step launch (default: every one)"));
+llvm::cl::opt<std::string>
+    rowTagOption("row-tag", llvm::cl::init(""),
+                 llvm::cl::desc("appended to each row's variant name as VARIANT:TAG, for a kernel "
+                                "generated with other options than the program of the same "
+                                "stencil beside it"));
+
 /// The hand-written peers of this kernel's stencil (bench/gpu/reference), checked and timed
 /// after the generated variants as rows "hand:NAME"; none for most stencils.
 struct Handwritten {
@@ -74,10 +84,21 @@ struct Handwritten {
 template <typename Real> std::vector<Handwritten> handwritten() {
   std::vector<Handwritten> kernels;
 #ifdef STENCILC_GPU_BENCH_REFERENCE
-  for (const auto &k : bench::reference::STENCILC_GPU_BENCH_REFERENCE<Real>())
-    kernels.push_back({std::string("hand:") + k.name, k.run});
+  if (variantsOption.empty()) // --variants times the named generated ones alone
+    for (const auto &k : bench::reference::STENCILC_GPU_BENCH_REFERENCE<Real>())
+      kernels.push_back({std::string("hand:") + k.name, k.run});
 #endif
   return kernels;
+}
+
+/// The generated variants --variants names (every one without it), in the kernel's order.
+std::vector<generated::Variant> selectedVariants() {
+  std::vector<generated::Variant> out;
+  for (generated::Variant v : generated::kVariants)
+    if (variantsOption.empty() || std::find(variantsOption.begin(), variantsOption.end(),
+                                            generated::variantName(v)) != variantsOption.end())
+      out.push_back(v);
+  return out;
 }
 
 llvm::cl::opt<std::string> stencilPath(llvm::cl::Positional, llvm::cl::Required,
@@ -205,7 +226,7 @@ std::vector<double> checkVariants(const rt::KernelInfo &info, const ir::Stencil 
   std::vector<double> errors;
   // Every generated variant, then the hand-written peers.
   std::vector<std::function<void()>> runs;
-  for (generated::Variant v : generated::kVariants)
+  for (generated::Variant v : selectedVariants())
     runs.push_back([&device, v] { generated::runErased(device.args(), launchOptions(v)); });
   for (const Handwritten &h : handwritten<Real>())
     runs.push_back([&device, h] { h.run(device.args(), 0); });
@@ -321,7 +342,7 @@ std::vector<double> timeVariants(const rt::KernelInfo &info, const rt::GridShape
   rt::ErasedArgs args = device.args();
   cuda::Stream stream;
   std::vector<double> seconds;
-  for (generated::Variant v : generated::kVariants) {
+  for (generated::Variant v : selectedVariants()) {
     generated::LaunchOptions options = launchOptions(v);
     options.stream = stream;
     seconds.push_back(medianSecondsPerStep(stream, 1, [&] {
@@ -434,7 +455,8 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
     errors.resize(e.size());
     for (std::size_t n = 0; n < e.size(); ++n)
       errors[n] = std::max(errors[n], e[n]);
-    if (const std::optional<double> t = checkTwoSteps<Real>(info, s, sizes))
+    if (const std::optional<double> t =
+            variantsOption.empty() ? checkTwoSteps<Real>(info, s, sizes) : std::nullopt)
       twoStepError = std::max(twoStepError.value_or(0.0), *t);
   }
   llvm::errs() << "gpu-bench: measuring the device triad bandwidth\n";
@@ -448,8 +470,9 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
   const std::vector<double> seconds =
       timeVariants<Real>(info, timedShape, twoStepError.has_value());
   std::vector<std::string> names;
-  for (generated::Variant v : generated::kVariants)
-    names.push_back(generated::variantName(v));
+  const std::string tag = rowTagOption.empty() ? "" : ":" + rowTagOption;
+  for (generated::Variant v : selectedVariants())
+    names.push_back(generated::variantName(v) + tag);
   for (const Handwritten &h : handwritten<Real>())
     names.push_back(h.name);
   if (twoStepError) { // two steps per launch (runTwoSteps), per step
@@ -522,6 +545,16 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
 int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "Checks and times the CUDA variants of one generated kernel\n");
+  for (const std::string &name : variantsOption) {
+    std::string known;
+    for (generated::Variant v : generated::kVariants)
+      known += (known.empty() ? "" : ", ") + std::string(generated::variantName(v));
+    if (std::none_of(std::begin(generated::kVariants), std::end(generated::kVariants),
+                     [&](generated::Variant v) { return name == generated::variantName(v); })) {
+      error() << "--variants: unknown variant '" << name << "' (expected " << known << ")\n";
+      return 2;
+    }
+  }
   try {
     Compiled compiled;
     if (!compile(stencilPath, generated::kernelInfo(), compiled))

@@ -10,7 +10,9 @@
 #       dynamic loader included, into gpu-run/ (ignored by git, under 64 MiB),
 #       so that a GPU machine with only the CUDA driver can run them; with
 #       them rtm-gpu (the imaging example's CUDA path, examples/rtm) and
-#       rtm-image-check.
+#       rtm-image-check. The examples of ahead0_examples are built a second
+#       time with --load-ahead 0 (gpu-bench-<kernel>_ahead0), whose
+#       `traditional` alone the run times, as rows "traditional:load-ahead-0".
 #   device-run.sh run [PACKAGE_DIR] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B]
 #       on the GPU machine: runs every packed program (the table stencils with
 #       a random and with a layered index) through the packed loader, then
@@ -37,6 +39,10 @@ set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 examples=(acoustic_iso8 ete37 ete73 heat2d laplacian7 lwc_elastic tti)
+# Also built with --load-ahead 0 (programs gpu-bench-<kernel>_ahead0), whose traditional alone
+# is timed in the same run as rows "traditional:load-ahead-0": where the sweep plan loads
+# traditional's queues a plane ahead, the kernel before that change beside it.
+ahead0_examples=(acoustic_iso8 ete37 laplacian7)
 
 die() {
   echo "device-run.sh: $*" >&2
@@ -50,18 +56,26 @@ package() {
   local build=${1:-$root/build} pkg=$root/gpu-run
   [[ -x $(command -v nvcc || echo /usr/local/cuda/bin/nvcc) ]] ||
     die "package needs nvcc (the CUDA toolkit) on this machine"
-  local list
+  local list ahead0
   list=$(
     IFS=';'
     echo "${examples[*]}"
   )
+  ahead0=$(
+    IFS=';'
+    echo "${ahead0_examples[*]}"
+  )
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DSTENCILC_GPU_BENCH_EXAMPLES="$list" -DCMAKE_CUDA_ARCHITECTURES="80;90" \
+    -DSTENCILC_GPU_BENCH_EXAMPLES="$list" -DSTENCILC_GPU_BENCH_LOAD_AHEAD_0="$ahead0" \
+    -DCMAKE_CUDA_ARCHITECTURES="80;90" \
     -DSTENCILC_BUILD_RTM_GPU=ON >/dev/null ||
     die "cmake failed in $build"
   local targets=()
   for e in "${examples[@]}"; do
     targets+=("gpu-bench-${e}_f32" "gpu-bench-${e}_f64")
+  done
+  for e in "${ahead0_examples[@]}"; do
+    targets+=("gpu-bench-${e}_f32_ahead0" "gpu-bench-${e}_f64_ahead0")
   done
   cmake --build "$build" --target "${targets[@]}" rtm-gpu rtm-image-check ||
     die "the gpu-bench programs or rtm-gpu did not build"
@@ -98,8 +112,10 @@ run_all() {
   : >"$out/gpu-run.log"
   shopt -s nullglob
   for program in "$bin"/gpu-bench-*; do
-    local kernel=${program##*/gpu-bench-}
-    local example=${kernel%_f32}
+    local kernel=${program##*/gpu-bench-} only_variants=()
+    local example=${kernel%_ahead0}
+    [[ $example != "$kernel" ]] && only_variants=(--variants=traditional --row-tag=load-ahead-0)
+    example=${example%_f32}
     example=${example%_f64}
     local stencil=$root/dsl-examples/$example.stencil
     [[ -f $stencil ]] || continue
@@ -112,7 +128,8 @@ run_all() {
       echo "== $kernel --index=$index --size=$size $*" | tee -a "$out/gpu-run.log"
       local start=$SECONDS
       if $launcher "$program" "$stencil" --size="$size" --index="$index" \
-        --json="$out/parts/$kernel-$index.json" "$@" >>"$out/gpu-run.log" 2>&1; then
+        --json="$out/parts/$kernel-$index.json" "${only_variants[@]}" "$@" \
+        >>"$out/gpu-run.log" 2>&1; then
         echo "   ok in $((SECONDS - start)) s"
       else
         echo "   FAILED (see gpu-run.log)"
