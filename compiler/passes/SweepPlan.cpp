@@ -179,6 +179,14 @@ CpuSchedule planCpu(const ir::Stencil &s, const LinearStencil &linear, const Dec
   return cpu;
 }
 
+/// Widens the plane offsets of `column` in `queues` to take in `dz` (adds the column if new).
+void widenQueue(std::map<QueueColumn, std::pair<int, int>> &queues, const QueueColumn &column,
+                int dz) {
+  auto [it, fresh] = queues.try_emplace(column, dz, dz);
+  it->second.first = std::min(it->second.first, dz);
+  it->second.second = std::max(it->second.second, dz);
+}
+
 GpuSweepPlan planGpuSweep(const LinearStencil &linear, const SubStencil &sub) {
   GpuSweepPlan plan;
   std::set<int> planeOffsets;
@@ -201,11 +209,8 @@ GpuSweepPlan planGpuSweep(const LinearStencil &linear, const SubStencil &sub) {
         }
         if (o[2] == 0 && (o[0] || o[1]))
           plan.traditionalTiles.insert(term.field);
-        if (o[2] != 0) {
-          auto [it, fresh] = plan.queues.try_emplace({term.field, o[0], o[1]}, o[2], o[2]);
-          it->second.first = std::min(it->second.first, o[2]);
-          it->second.second = std::max(it->second.second, o[2]);
-        }
+        if (o[2] != 0)
+          widenQueue(plan.queues, {term.field, o[0], o[1]}, o[2]);
       }
       // The table rows of the group, with the space the decomposition chose for it.
       TableSpace space = i < (sub.tableSpace.size() > u ? sub.tableSpace[u].size() : 0)
@@ -315,11 +320,7 @@ namespace {
 std::map<QueueColumn, std::pair<int, int>> memoryColumns(const LinearStencil &linear,
                                                          const GpuSweepPlan &plan, bool first) {
   std::map<QueueColumn, std::pair<int, int>> columns;
-  auto add = [&](int field, const Offset &o) {
-    auto [it, fresh] = columns.try_emplace({field, o[0], o[1]}, o[2], o[2]);
-    it->second.first = std::min(it->second.first, o[2]);
-    it->second.second = std::max(it->second.second, o[2]);
-  };
+  auto add = [&](int field, const Offset &o) { widenQueue(columns, {field, o[0], o[1]}, o[2]); };
   auto factorReads = [&](const ir::Expr &e) {
     ir::forEachExpr(e, [&](const ir::Expr &n) {
       if (n.kind == ir::Expr::Kind::FieldRef && n.id >= 0)
@@ -595,7 +596,7 @@ void explainSweepPlan(const ir::Stencil &s, const SweepPlan &plan, const PlanTar
                       plural(size_t(gpu.queueValues())),
                       gpu.traditionalAhead > 0 ? " (its loads one plane ahead)"
                       : gpu.queues.empty()     ? ""
-                                               : " (no room in registers to load ahead)",
+                                               : " (its loads in the step that reads them)",
                       gpu.ringSize(), plural(size_t(gpu.ringSize())));
   }
   os << "sweep-plan: " << blockedHeightRule(plan.cpu) << "\n";
