@@ -50,6 +50,7 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/runtime/src/bench/BenchHarness.cpp"
               "${PROJECT_SOURCE_DIR}/runtime/src/emulator/EmulateHarness.cpp"
+              "${PROJECT_SOURCE_DIR}/runtime/src/cuda/TuneHarness.cpp"
   DESTINATION "${CMAKE_INSTALL_DATADIR}/stencilc")
 
 # The package: StencilcConfig.cmake, its version file, the exported targets

@@ -57,6 +57,19 @@ llvm::json::Object choiceObject(const TunedChoice &c) {
   };
 }
 
+llvm::json::Object launchObject(const TunedLaunch &l) {
+  return llvm::json::Object{
+      {"variant", l.variant},
+      {"block_x", l.blockX},
+      {"block_y", l.blockY},
+      {"nw", l.nw},
+      {"gpts_per_s", l.gptsPerSecond},
+      {"default_gpts_per_s", l.defaultGptsPerSecond},
+      {"size", llvm::json::Array{l.nx, l.ny, l.nz}},
+      {"date", l.date},
+  };
+}
+
 std::string at(const std::string &where, llvm::StringRef key) {
   return where.empty() ? key.str() : where + "." + key.str();
 }
@@ -131,6 +144,20 @@ private:
   std::string problem_;
 };
 
+void readSize(Reader &r, const llvm::json::Object &o, const std::string &where, int &nx, int &ny,
+              int &nz) {
+  const llvm::json::Value *size = o.get("size");
+  const llvm::json::Array *a = size ? size->getAsArray() : nullptr;
+  if (!a || a->size() != 3 || !(*a)[0].getAsInteger() || !(*a)[1].getAsInteger() ||
+      !(*a)[2].getAsInteger()) {
+    r.fail(where + ".size", size ? "expected [nx, ny, nz]" : "missing");
+    return;
+  }
+  nx = int(*(*a)[0].getAsInteger());
+  ny = int(*(*a)[1].getAsInteger());
+  nz = int(*(*a)[2].getAsInteger());
+}
+
 TunedChoice readChoice(Reader &r, const llvm::json::Object &o, const std::string &where) {
   r.onlyKeys(o, where,
              {"variant", "block_y", "block_z", "block_x", "time_depth", "time_tile_y",
@@ -152,18 +179,30 @@ TunedChoice readChoice(Reader &r, const llvm::json::Object &o, const std::string
   c.run.timeTileX = int(r.optionalInteger(o, where, "time_tile_x", 0, kMaxTile, 0));
   c.gptsPerSecond = r.number(o, where, "gpts_per_s");
   c.defaultGptsPerSecond = r.number(o, where, "default_gpts_per_s");
-  const llvm::json::Value *size = o.get("size");
-  const llvm::json::Array *a = size ? size->getAsArray() : nullptr;
-  if (!a || a->size() != 3 || !(*a)[0].getAsInteger() || !(*a)[1].getAsInteger() ||
-      !(*a)[2].getAsInteger())
-    r.fail(where + ".size", size ? "expected [nx, ny, nz]" : "missing");
-  else {
-    c.nx = int(*(*a)[0].getAsInteger());
-    c.ny = int(*(*a)[1].getAsInteger());
-    c.nz = int(*(*a)[2].getAsInteger());
-  }
+  readSize(r, o, where, c.nx, c.ny, c.nz);
   c.date = r.string(o, where, "date");
   return c;
+}
+
+TunedLaunch readLaunch(Reader &r, const llvm::json::Object &o, const std::string &where) {
+  r.onlyKeys(
+      o, where,
+      {"variant", "block_x", "block_y", "nw", "gpts_per_s", "default_gpts_per_s", "size", "date"});
+  TunedLaunch l;
+  l.variant = r.string(o, where, "variant");
+  if (!r.failed() && l.variant != "gmem" && l.variant != "ro" && l.variant != "traditional" &&
+      l.variant != "planes")
+    r.fail(where + ".variant",
+           "'" + l.variant + "' is not a CUDA variant (gmem, ro, traditional, planes)");
+  // A block holds at most 1024 threads (CUDA's limit); nw is at most a grid's depth.
+  l.blockX = int(r.integer(o, where, "block_x", 1, 1024));
+  l.blockY = int(r.integer(o, where, "block_y", 1, 1024));
+  l.nw = int(r.integer(o, where, "nw", 0, 1 << 20));
+  l.gptsPerSecond = r.number(o, where, "gpts_per_s");
+  l.defaultGptsPerSecond = r.number(o, where, "default_gpts_per_s");
+  readSize(r, o, where, l.nx, l.ny, l.nz);
+  l.date = r.string(o, where, "date");
+  return l;
 }
 
 } // namespace
@@ -215,7 +254,7 @@ llvm::Expected<TuningFile> parseTuningFile(llvm::StringRef text, llvm::StringRef
   const llvm::json::Object *top = r.object(&*json, "the top level");
   if (!top)
     return r.error();
-  r.onlyKeys(*top, "the top level", {"format", "machines"});
+  r.onlyKeys(*top, "the top level", {"format", "machines", "devices"});
   const std::string format = r.string(*top, "", "format");
   if (!r.failed() && format != kFormat)
     r.fail("format", "'" + format + "' is not '" + kFormat + "'");
@@ -259,6 +298,45 @@ llvm::Expected<TuningFile> parseTuningFile(llvm::StringRef text, llvm::StringRef
       r.fail(where + ".machine", "the same machine as an earlier entry");
     file.machines.push_back(std::move(tm));
   }
+  // Files written before CUDA launches were tuned have no "devices".
+  const llvm::json::Value *devices = top->get("devices");
+  const llvm::json::Array *deviceList = devices ? devices->getAsArray() : nullptr;
+  if (devices && !deviceList)
+    r.fail("devices", "expected an array");
+  for (size_t d = 0; deviceList && d < deviceList->size() && !r.failed(); ++d) {
+    const std::string where = fmt::format("devices[{}]", d);
+    const llvm::json::Object *entry = r.object(&(*deviceList)[d], where);
+    if (!entry)
+      break;
+    r.onlyKeys(*entry, where, {"device", "stencils"});
+    TunedDevice td;
+    if (const llvm::json::Object *key = r.object(entry->get("device"), where + ".device")) {
+      r.onlyKeys(*key, where + ".device", {"name", "compute_capability"});
+      td.key.name = r.string(*key, where + ".device", "name");
+      td.key.computeCapability =
+          int(r.integer(*key, where + ".device", "compute_capability", 10, 1000));
+    }
+    const llvm::json::Object *stencils = r.object(entry->get("stencils"), where + ".stencils");
+    for (auto it = stencils ? stencils->begin() : llvm::json::Object::const_iterator();
+         stencils && it != stencils->end() && !r.failed(); ++it) {
+      const std::string name = it->first.str(), at = where + ".stencils." + name;
+      const llvm::json::Object *so = r.object(&it->second, at);
+      if (!so)
+        break;
+      r.onlyKeys(*so, at, {"hash", "float", "double"});
+      TunedDeviceStencil ts;
+      ts.hash = r.string(*so, at, "hash");
+      for (const char *type : {"float", "double"})
+        if (const llvm::json::Value *v = so->get(type))
+          if (const llvm::json::Object *lo = r.object(v, at + "." + type))
+            ts.byType[type] = readLaunch(r, *lo, at + "." + type);
+      td.stencils[name] = std::move(ts);
+    }
+    if (std::any_of(file.devices.begin(), file.devices.end(),
+                    [&](const TunedDevice &o) { return o.key == td.key; }))
+      r.fail(where + ".device", "the same device as an earlier entry");
+    file.devices.push_back(std::move(td));
+  }
   if (r.failed())
     return r.error();
   return file;
@@ -285,9 +363,25 @@ std::string tuningFileText(const TuningFile &file) {
     machines.push_back(
         llvm::json::Object{{"machine", keyObject(m.key)}, {"stencils", std::move(stencils)}});
   }
-  llvm::json::Value top =
-      llvm::json::Object{{"format", kFormat}, {"machines", std::move(machines)}};
-  return llvm::formatv("{0:2}", top).str() + "\n";
+  llvm::json::Object top{{"format", kFormat}, {"machines", std::move(machines)}};
+  if (!file.devices.empty()) {
+    llvm::json::Array devices;
+    for (const TunedDevice &d : file.devices) {
+      llvm::json::Object stencils;
+      for (const auto &[name, ts] : d.stencils) {
+        llvm::json::Object so{{"hash", ts.hash}};
+        for (const auto &[type, launch] : ts.byType)
+          so[type] = launchObject(launch);
+        stencils[name] = std::move(so);
+      }
+      devices.push_back(llvm::json::Object{
+          {"device", llvm::json::Object{{"name", d.key.name},
+                                        {"compute_capability", d.key.computeCapability}}},
+          {"stencils", std::move(stencils)}});
+    }
+    top["devices"] = std::move(devices);
+  }
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(top))).str() + "\n";
 }
 
 void mergeChoice(TuningFile &file, const MachineKey &machine, const std::string &stencil,
@@ -303,6 +397,37 @@ void mergeChoice(TuningFile &file, const MachineKey &machine, const std::string 
     ts.byType.clear();
   ts.hash = hash;
   ts.byType[type] = choice;
+}
+
+void mergeLaunch(TuningFile &file, const DeviceKey &device, const std::string &stencil,
+                 const std::string &hash, const std::string &type, const TunedLaunch &launch) {
+  auto d = std::find_if(file.devices.begin(), file.devices.end(),
+                        [&](const TunedDevice &o) { return o.key == device; });
+  if (d == file.devices.end()) {
+    file.devices.push_back(TunedDevice{device, {}});
+    d = std::prev(file.devices.end());
+  }
+  TunedDeviceStencil &ts = d->stencils[stencil];
+  if (ts.hash != hash)
+    ts.byType.clear();
+  ts.hash = hash;
+  ts.byType[type] = launch;
+}
+
+std::vector<std::pair<DeviceKey, TunedLaunch>> launchesFor(const TuningFile &file,
+                                                           const std::string &stencil,
+                                                           const std::string &hash,
+                                                           const std::string &type) {
+  std::vector<std::pair<DeviceKey, TunedLaunch>> out;
+  for (const TunedDevice &d : file.devices) {
+    auto s = d.stencils.find(stencil);
+    if (s == d.stencils.end() || s->second.hash != hash)
+      continue;
+    auto l = s->second.byType.find(type);
+    if (l != s->second.byType.end())
+      out.push_back({d.key, l->second});
+  }
+  return out;
 }
 
 llvm::Error writeTuningFile(const std::string &path, const TuningFile &file) {

@@ -5,9 +5,12 @@
 // name and a hash of its IR, so that an entry for an edited stencil is seen to
 // be stale), for each element type: the CPU variant, its tiles and the time
 // steps per pass that ran fastest, with the speeds measured for it and for the
-// untuned defaults in the same run. `stencilc tune` writes it, merging into
-// what is there; `stencilc gen --tuning` reads the entry of the machine it
-// runs on.
+// untuned defaults in the same run. For each GPU (its name and compute
+// capability) it holds the CUDA launch that ran fastest: variant, block and
+// planes per block. `stencilc tune` writes it, merging into what is there;
+// `stencilc gen --tuning` reads the entry of the machine it runs on for the
+// CPU kernels, and every device's entry for the CUDA ones (each applies on the
+// GPU of its name).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -64,8 +67,42 @@ struct TunedMachine {
   std::map<std::string, TunedStencil> stencils; ///< by stencil name
 };
 
+/// What identifies a GPU for its launches: the name the CUDA runtime gives it
+/// (cudaDeviceProp::name), which the generated kernels look up where they run,
+/// and its compute capability x 10.
+struct DeviceKey {
+  std::string name;
+  int computeCapability = 0;
+  bool operator==(const DeviceKey &o) const {
+    return name == o.name && computeCapability == o.computeCapability;
+  }
+};
+
+/// How a stencil's CUDA step launches fastest on a device, in one element type
+/// (`stencilc tune --backend cuda`).
+struct TunedLaunch {
+  std::string variant;             ///< gmem, ro, traditional, planes
+  int blockX = 0, blockY = 0;      ///< threads per block
+  int nw = 0;                      ///< planes a marching block takes in z; 0 for the others
+  double gptsPerSecond = 0;        ///< measured for this launch
+  double defaultGptsPerSecond = 0; ///< measured for the launch defaults, same run
+  int nx = 0, ny = 0, nz = 0;      ///< the grid it was measured on
+  std::string date;                ///< YYYY-MM-DD
+};
+
+struct TunedDeviceStencil {
+  std::string hash;                          ///< stencilHash of the stencil tuned
+  std::map<std::string, TunedLaunch> byType; ///< "float", "double"
+};
+
+struct TunedDevice {
+  DeviceKey key;
+  std::map<std::string, TunedDeviceStencil> stencils; ///< by stencil name
+};
+
 struct TuningFile {
-  std::vector<TunedMachine> machines;
+  std::vector<TunedMachine> machines; ///< CPU kernels, by machine
+  std::vector<TunedDevice> devices;   ///< CUDA launches, by GPU
 };
 
 /// Reads a tuning file's text; the error names `fileName` and what is wrong
@@ -79,6 +116,17 @@ std::string tuningFileText(const TuningFile &file);
 /// for the stencil under another hash is stale: its other types are dropped.
 void mergeChoice(TuningFile &file, const MachineKey &machine, const std::string &stencil,
                  const std::string &hash, const std::string &type, const TunedChoice &choice);
+
+/// Sets the CUDA entry of (device, stencil, type), as mergeChoice does for a machine.
+void mergeLaunch(TuningFile &file, const DeviceKey &device, const std::string &stencil,
+                 const std::string &hash, const std::string &type, const TunedLaunch &launch);
+
+/// The tuned launches of (stencil, hash, type) on every device of the file
+/// that has one, in the file's order; stale entries (another hash) are left out.
+std::vector<std::pair<DeviceKey, TunedLaunch>> launchesFor(const TuningFile &file,
+                                                           const std::string &stencil,
+                                                           const std::string &hash,
+                                                           const std::string &type);
 
 /// Writes the file whole or not at all (a temporary file renamed into place).
 llvm::Error writeTuningFile(const std::string &path, const TuningFile &file);

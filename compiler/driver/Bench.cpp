@@ -44,7 +44,9 @@ void progress(const std::string &what) { llvm::errs() << "bench: " << what << "\
 
 } // namespace
 
-bool runProgram(const std::vector<std::string> &argv, const std::string &outFile) {
+bool runProgram(const std::vector<std::string> &argv, const std::string &outFile,
+                const std::string &who) {
+  auto error = [&]() -> llvm::raw_ostream & { return llvm::WithColor::error(llvm::errs(), who); };
   auto program = llvm::sys::findProgramByName(argv[0]);
   if (!program) {
     error() << "cannot find '" << argv[0] << "'\n";
@@ -102,7 +104,7 @@ template <typename T, typename S> void writeBox(const rt::Grid<S> &src, const st
   rt::writeNpy(box, file);
 }
 
-/// Writes the check inputs for the harness.
+/// Writes the check inputs for the harness (stencilc/bench/CheckData.h reads them).
 template <typename Real>
 void writeCheckInputs(const ir::Stencil &s, eval::EvalData &ref, const eval::EvalSizes &sizes,
                       const std::string &dir) {
@@ -160,6 +162,18 @@ std::map<std::string, double> readCheckOutputs(const ir::Stencil &s, eval::EvalD
   }
   return errors;
 }
+
+} // namespace
+
+void writeCheckData(const ir::Stencil &s, eval::EvalData &ref, const eval::EvalSizes &sizes,
+                    const std::string &dir) {
+  if (s.elemType == ir::ElemType::Float)
+    writeCheckInputs<float>(s, ref, sizes, dir);
+  else
+    writeCheckInputs<double>(s, ref, sizes, dir);
+}
+
+namespace {
 
 struct VariantResult {
   std::string variant; ///< naive, blocked, planes (inside the tiles, when time-tiled)

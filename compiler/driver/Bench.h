@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis/RunBudget.h"
+#include "eval/ReferenceEvaluator.h"
 #include "passes/Pipeline.h"
 
 #include <array>
@@ -109,9 +110,15 @@ std::uint64_t availableMemory();
 analysis::HarnessRun benchRun(const ir::Stencil &s, const BenchOptions &o,
                               const std::array<int, 3> &size);
 
+/// Writes the reference's inputs `ref` (of `sizes`) into `dir` for a harness's
+/// check, as stencilc/bench/CheckData.h reads them, in the stencil's element type.
+void writeCheckData(const ir::Stencil &s, eval::EvalData &ref, const eval::EvalSizes &sizes,
+                    const std::string &dir);
+
 /// Runs `argv` (argv[0] found on PATH) with stdout to `outFile` (if not
-/// empty) and stderr passed through; false after reporting a failure.
-bool runProgram(const std::vector<std::string> &argv, const std::string &outFile);
+/// empty) and stderr passed through; false after reporting a failure as `who`.
+bool runProgram(const std::vector<std::string> &argv, const std::string &outFile,
+                const std::string &who = "stencilc bench");
 
 /// Bytes of grid per point: every field in its own element type, none sharing
 /// storage (out of place, the larger of the two set-ups).

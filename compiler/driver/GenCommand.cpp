@@ -13,6 +13,7 @@
 #include "driver/Driver.h"
 #include "driver/FileOutput.h"
 #include "driver/GenTuning.h"
+#include "kernel/KernelIR.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,7 +49,9 @@ llvm::cl::opt<std::string>
 llvm::cl::opt<std::string> tuningFile(
     "tuning",
     llvm::cl::desc("Tuning file from `stencilc tune`: the CPU kernels' default variant, tiles and "
-                   "time steps per pass come from its entry for this machine and stencil"),
+                   "time steps per pass come from its entry for this machine and stencil; the "
+                   "CUDA kernels' launch defaults, on each GPU it has an entry for, from that "
+                   "entry"),
     llvm::cl::value_desc("file"), llvm::cl::sub(genCommand));
 
 llvm::cl::opt<std::string> genMachine(
@@ -121,6 +124,12 @@ bool reportCudaResources(const std::string &path, const driver::GenTarget &targe
 int runGen() {
   if (!options.check())
     return 2;
+  // The CPU kernels have no register queues to load ahead: refused rather than ignored.
+  if (!options.cuda() && options.plan.loadAhead.getNumOccurrences()) {
+    driver::reportError("--load-ahead: steers the CUDA traditional kernel; gen --backend cpu "
+                        "makes none (give --backend cuda)");
+    return 2;
+  }
   auto target = options.genTarget(resourceUsage);
   if (!target)
     return 2;
@@ -130,10 +139,6 @@ int runGen() {
   // Read before anything is generated: a malformed file writes nothing.
   std::optional<analysis::TuningFile> tuning;
   if (!tuningFile.empty()) {
-    if (options.cuda()) {
-      driver::reportError("--tuning: tuning files hold CPU settings; the CUDA kernels take none");
-      return 2;
-    }
     auto read = analysis::readTuningFile(tuningFile);
     if (!read) {
       driver::reportError(llvm::toString(read.takeError()));
@@ -182,6 +187,16 @@ int runGen() {
         emit.kernelName = kernelName;
         emit.sourcePath = llvm::sys::path::filename(path).str();
         emit.target = target->description();
+        // lower-cuda recorded no tuned launch; a tuning file gives each GPU's.
+        if (tuning) {
+          c.cudaKernels.tunedLaunches = driver::tunedCudaLaunches(*tuning, tuningFile, *c.stencil);
+          // A tuning file is input: what the verifier rejects in it is the file's fault.
+          std::vector<std::string> problems;
+          if (!kernel::verifyKernels(c, c.cudaKernels, problems)) {
+            driver::reportError(tuningFile + ": " + problems.front());
+            return 1;
+          }
+        }
         generated = backend::emitCudaKernel(c, emit);
       } else {
         // lower-cpu recorded the untuned defaults; a tuning or machine file replaces them.

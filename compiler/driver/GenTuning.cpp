@@ -39,6 +39,25 @@ kernel::RunDefaults tunedRunDefaults(const analysis::TuningFile &file, const std
   return d;
 }
 
+std::vector<kernel::TunedLaunch> tunedCudaLaunches(const analysis::TuningFile &file,
+                                                   const std::string &fileName,
+                                                   const ir::Stencil &stencil) {
+  const std::string type = ir::elemTypeName(stencil.elemType);
+  std::vector<kernel::TunedLaunch> out;
+  for (const auto &[device, l] :
+       analysis::launchesFor(file, stencil.name, analysis::stencilHash(stencil), type))
+    out.push_back({device.name, device.computeCapability, l.variant, l.blockX, l.blockY, l.nw,
+                   fmt::format("Tuned by `stencilc tune --backend cuda` ({}) on {} at {}x{}x{}: "
+                               "{:.3f} GPts/s against {:.3f} for the launch defaults, same run.",
+                               llvm::sys::path::filename(fileName).str(), l.date, l.nx, l.ny, l.nz,
+                               l.gptsPerSecond, l.defaultGptsPerSecond)});
+  if (out.empty())
+    llvm::WithColor::warning(llvm::errs(), "stencilc")
+        << fileName << ": no tuned CUDA launch for stencil '" << stencil.name << "' (" << type
+        << ") as it is now on any GPU; its kernels keep the launch defaults\n";
+  return out;
+}
+
 kernel::RunDefaults modelRunDefaults(const CompiledStencil &compiled,
                                      const analysis::Machine &machine,
                                      const std::string &machineFile) {

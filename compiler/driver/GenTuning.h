@@ -3,13 +3,16 @@
 // What replaces the untuned run defaults that lower-cpu records
 // (KernelModule::runDefaults, kernel/RunDefaults.h) when `gen` is given a
 // tuning file or a machine file: the file's entry, or the roofline model's
-// choice. `gen` puts them in the module it prints.
+// choice; and, for the CUDA kernels, the tuned launches of every GPU in a
+// tuning file (KernelModule::tunedLaunches). `gen` puts them in the module it
+// prints.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "analysis/Machine.h"
 #include "analysis/TuningFile.h"
+#include "kernel/KernelIR.h"
 #include "kernel/RunDefaults.h"
 #include "passes/Pipeline.h"
 
@@ -24,6 +27,12 @@ namespace stencilc::driver {
 kernel::RunDefaults tunedRunDefaults(const analysis::TuningFile &file, const std::string &fileName,
                                      const ir::Stencil &stencil,
                                      const kernel::RunDefaults *modelled);
+
+/// The tuned CUDA launches of `stencil` (its hash and element type) on every
+/// GPU of `file` that has one; none, after a warning on stderr, where no GPU has.
+std::vector<kernel::TunedLaunch> tunedCudaLaunches(const analysis::TuningFile &file,
+                                                   const std::string &fileName,
+                                                   const ir::Stencil &stencil);
 
 /// The run defaults the roofline model picks for `compiled`'s CPU kernels on
 /// `machine` (a `stencilc probe` file, read from `machineFile`):

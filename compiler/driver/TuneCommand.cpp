@@ -1,7 +1,12 @@
 //===- TuneCommand.cpp - `stencilc tune`: this machine's fastest settings ---===//
 //
 //   stencilc tune FILE [--size N|NXxNYxNZ] [--type float|double] [--budget S] -o TUNING
+//   stencilc tune FILE --backend cuda [--arch sm_XY] [--emulate] [--index random|layered]
+//                 [--steps N] [--size ...] [--type ...] [--budget S] -o TUNING
 //   stencilc tune --machine-key | --stencil-hash FILE
+//
+// With --backend cuda it searches the CUDA launch instead (driver/TuneCuda.h,
+// stencilc/cuda/LaunchSearch.h) and keys the result by the GPU's name.
 //
 // Builds and checks the bench harness with the stencil's CPU kernels (as
 // `stencilc bench` does) and searches the variant, its tiles and the time
@@ -26,7 +31,10 @@
 #include "analysis/ModelDefaults.h"
 #include "analysis/TuningFile.h"
 #include "driver/Bench.h"
+#include "driver/CompileOptions.h"
 #include "driver/Driver.h"
+#include "driver/PlanOptions.h"
+#include "driver/TuneCuda.h"
 #include "kernel/RunDefaults.h"
 #include "stencilc/abi/TimeTiles.h"
 #include "target/RunConfig.h"
@@ -49,8 +57,9 @@ using namespace stencilc;
 namespace {
 
 llvm::cl::SubCommand tuneCommand("tune",
-                                 "Search the CPU variant, tiles and time steps per pass that run "
-                                 "a stencil fastest here, into a tuning file");
+                                 "Search the CPU variant, tiles and time steps per pass (or, with "
+                                 "--backend cuda, the GPU launch) that run a stencil fastest "
+                                 "here, into a tuning file");
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<file.stencil>"),
                                      llvm::cl::sub(tuneCommand));
 llvm::cl::opt<std::string> outputFile("o",
@@ -83,6 +92,53 @@ llvm::cl::opt<bool> stencilHashOption(
     llvm::cl::desc("Print the hash, as a JSON string, that a tuning file's entry for each "
                    "stencil of the file must hold, one a line, and exit"),
     llvm::cl::sub(tuneCommand));
+
+llvm::cl::opt<driver::Backend> backendOption(
+    "backend", llvm::cl::desc("What to tune"),
+    llvm::cl::values(clEnumValN(driver::Backend::Cpu, "cpu",
+                                "the CPU kernels' variant, tiles and time steps per pass"),
+                     clEnumValN(driver::Backend::Cuda, "cuda",
+                                "the CUDA launch: variant, block and planes per block, on this "
+                                "machine's GPU")),
+    llvm::cl::init(driver::Backend::Cpu), llvm::cl::sub(tuneCommand));
+llvm::cl::opt<std::string>
+    archOption("arch",
+               llvm::cl::desc("--backend cuda: the architecture nvcc builds for and the kernels "
+                              "are planned for (default: this machine's GPU, from nvidia-smi; "
+                              "sm_90 with --emulate)"),
+               llvm::cl::value_desc("sm_XY"), llvm::cl::sub(tuneCommand));
+llvm::cl::opt<bool> emulateOption(
+    "emulate",
+    llvm::cl::desc("--backend cuda: run the whole search on the CUDA emulator, without a GPU, "
+                   "on a small grid (a dry run: the file it writes is keyed by the emulator "
+                   "and its timings say nothing of a GPU)"),
+    llvm::cl::sub(tuneCommand));
+enum class IndexChoice { Random, Layered };
+llvm::cl::opt<IndexChoice> indexOption(
+    "index", llvm::cl::desc("--backend cuda: how index fields are filled (as stencilc bench)"),
+    llvm::cl::values(clEnumValN(IndexChoice::Random, "random", "uniformly random"),
+                     clEnumValN(IndexChoice::Layered, "layered", "from a smooth layered model")),
+    llvm::cl::init(IndexChoice::Random), llvm::cl::sub(tuneCommand));
+llvm::cl::opt<int> stepsOption("steps",
+                               llvm::cl::desc("--backend cuda: steps per timing, the time levels "
+                                              "rotating (default 10; 1 with --emulate)"),
+                               llvm::cl::value_desc("n"), llvm::cl::init(0),
+                               llvm::cl::sub(tuneCommand));
+llvm::cl::opt<std::string> prepareOption(
+    "prepare",
+    llvm::cl::desc("--backend cuda: build the kernels, the harness and its check data into this "
+                   "folder (with --arch, for a GPU elsewhere) and print the command that runs "
+                   "the search there; nothing is tuned or written here"),
+    llvm::cl::value_desc("dir"), llvm::cl::sub(tuneCommand));
+llvm::cl::opt<std::string> resultOption(
+    "result",
+    llvm::cl::desc("--backend cuda: record the output of a prepared run (--prepare) in the "
+                   "tuning file, instead of running one here"),
+    llvm::cl::value_desc("file"), llvm::cl::sub(tuneCommand));
+llvm::cl::opt<bool> keepOption("keep",
+                               llvm::cl::desc("--backend cuda: keep the generated kernels, the "
+                                              "harness and its outputs (the path goes to stderr)"),
+                               llvm::cl::sub(tuneCommand));
 
 void note(const std::string &line) { llvm::errs() << "tune: " << line << "\n"; }
 
@@ -361,6 +417,90 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   return c;
 }
 
+/// The grid side of a dry run on the emulator (2D stencils take its square: the harness takes
+/// nz 1 for them).
+constexpr int kEmulatedSide = 24;
+
+/// `tune --backend cuda`: every stencil of the file on this machine's GPU (or the emulator).
+int tuneCuda(driver::LoadOptions options, const BenchOptions &size, analysis::TuningFile file) {
+  driver::CudaTuneOptions o;
+  o.sourcePath = inputFile;
+  o.emulate = emulateOption;
+  o.size = size;
+  if (o.emulate && size.nx == 0) {
+    // Every CUDA thread is a fiber on the emulator: a small grid keeps the dry run short.
+    o.size.nx = o.size.ny = o.size.nz = kEmulatedSide;
+  }
+  o.layeredIndex = indexOption == IndexChoice::Layered;
+  o.steps = stepsOption > 0 ? int(stepsOption) : (o.emulate ? 1 : 10);
+  o.budgetSeconds = budgetOption;
+  o.keep = keepOption;
+  if (stepsOption.getNumOccurrences() && stepsOption < 1) {
+    driver::reportError(
+        fmt::format("--steps: {} is not a positive number of steps", int(stepsOption)));
+    return 2;
+  }
+  if (!archOption.empty()) {
+    if (!driver::checkCudaArch("--arch", archOption))
+      return 2;
+    o.arch = archOption;
+  } else if (o.emulate) {
+    o.arch = "sm_90"; // the compute capability the emulator reports
+  } else {
+    std::string why;
+    o.arch = driver::localGpuArch(why);
+    if (o.arch.empty()) {
+      driver::reportError("tune --backend cuda: " + why +
+                          "; --emulate runs the search on the CUDA emulator instead");
+      return 2;
+    }
+  }
+  std::string error;
+  std::optional<PlanTarget> target = makePlanTarget(o.arch, size.nd, -1, -1, error);
+  if (!target) {
+    driver::reportError("tune: " + error);
+    return 2;
+  }
+  options.pipeline.target = *target;
+  auto loaded = driver::loadModule(inputFile, options);
+  if (!loaded)
+    return 1;
+  if ((!prepareOption.empty() || !resultOption.empty()) && loaded->compiled.size() != 1) {
+    driver::reportError(fmt::format("--{}: needs a file with one stencil; '{}' has {}",
+                                    prepareOption.empty() ? "result" : "prepare", inputFile,
+                                    loaded->compiled.size()));
+    return 2;
+  }
+  if (!prepareOption.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(prepareOption)) {
+      driver::reportError("--prepare: cannot create '" + prepareOption + "': " + ec.message());
+      return 1;
+    }
+    if (!driver::prepareCudaTune(loaded->compiled.front(), o, prepareOption))
+      return 1;
+    llvm::outs() << fmt::format(
+        "Prepared in {}. On the GPU ({} or newer), run\n  {} > RESULT\nthen record it here "
+        "with\n  stencilc tune {} --backend cuda --arch {}{} --result RESULT -o {}\n",
+        prepareOption, o.arch, driver::cudaTuneCommand(o, prepareOption), inputFile, o.arch,
+        o.emulate ? " --emulate" : "", outputFile.empty() ? "TUNING-FILE" : outputFile.getValue());
+    return 0;
+  }
+  for (const CompiledStencil &c : loaded->compiled) {
+    auto tuned = resultOption.empty() ? driver::tuneCudaLaunch(c, o)
+                                      : driver::readCudaTuneResult(c, resultOption, o.emulate);
+    if (!tuned)
+      return 1; // nothing written: the file holds all of a run or none of it
+    analysis::mergeLaunch(file, tuned->first, c.stencil->name, analysis::stencilHash(*c.stencil),
+                          ir::elemTypeName(c.stencil->elemType), tuned->second);
+  }
+  if (llvm::Error e = analysis::writeTuningFile(outputFile, file)) {
+    driver::reportError(llvm::toString(std::move(e)));
+    return 1;
+  }
+  note("wrote " + outputFile);
+  return 0;
+}
+
 int runTune() {
   if (machineKeyOption) {
     llvm::outs() << analysis::machineKeyJson(analysis::thisMachine()) << "\n";
@@ -378,7 +518,7 @@ int runTune() {
       llvm::outs() << "\"" << analysis::stencilHash(*c.stencil) << "\"\n";
     return 0;
   }
-  if (inputFile.empty() || outputFile.empty()) {
+  if (inputFile.empty() || (outputFile.empty() && prepareOption.empty())) {
     driver::reportError("tune takes one .stencil file and -o TUNING-FILE");
     return 2;
   }
@@ -406,6 +546,16 @@ int runTune() {
   driver::LoadOptions options;
   if (typeOption != TypeChoice::AsDeclared)
     options.elemType = typeOption == TypeChoice::Float ? ir::ElemType::Float : ir::ElemType::Double;
+  const bool cuda = backendOption == driver::Backend::Cuda;
+  for (const llvm::cl::Option *o : std::initializer_list<const llvm::cl::Option *>{
+           &archOption, &emulateOption, &indexOption, &stepsOption, &keepOption, &prepareOption,
+           &resultOption})
+    if (!cuda && o->getNumOccurrences()) {
+      driver::reportError("--" + o->ArgStr.str() + ": needs --backend cuda");
+      return 2;
+    }
+  if (cuda)
+    return tuneCuda(options, size, std::move(file));
   auto loaded = driver::loadModule(inputFile, options);
   if (!loaded)
     return 1;

@@ -303,6 +303,24 @@ struct ArchLaunch {
   int maxSharedBytes = 0; ///< the architecture's opt-in limit per block
 };
 
+/// CUDA: the most threads a block may have; every kernel is compiled for it
+/// (__launch_bounds__, the header's kMaxThreadsPerBlock).
+constexpr int kCudaMaxThreadsPerBlock = 256;
+
+/// CUDA: the launch `stencilc tune --backend cuda` measured fastest on one GPU
+/// (`gen --tuning`; the header's kTunedLaunches). Where a step runs on a GPU
+/// of that name and compute capability, LaunchOptions left at their defaults
+/// take it: the variant, and with it its block and nw.
+struct TunedLaunch {
+  std::string device;        ///< the CUDA runtime's name for the GPU ("NVIDIA H200")
+  int computeCapability = 0; ///< 90
+  std::string variant;       ///< gmem, ro, traditional, planes
+  int blockX = 0, blockY = 0;
+  int nw = 0; ///< 0 for the variants that do not march in z
+  /// Where it comes from, for the header: the tuning file, the date, the speeds measured.
+  std::string origin;
+};
+
 struct KernelModule {
   Target target = Target::Cpu;
   std::string stencil;
@@ -311,6 +329,9 @@ struct KernelModule {
   /// one the decomposition was planned for ("" when it was planned for a CPU).
   std::vector<ArchLaunch> launchDefaults;
   std::string plannedArch;
+  /// CUDA: tuned launches by GPU, which replace launchDefaults where they apply
+  /// (`gen --tuning`; none otherwise).
+  std::vector<TunedLaunch> tunedLaunches;
   /// CPU: how the kernels run where their caller gives no options (the
   /// header's kDefaultOptions and kTimeTiling): lower-cpu records the untuned
   /// defaults, `gen --tuning` and `gen --machine` replace them (RunDefaults.h).

@@ -249,6 +249,11 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
     os << fmt::format("  {}: block {} x {}, nw {}, shared {} bytes (opt-in limit {}){}\n", l.arch,
                       l.blockX, l.blockY, l.planesPerBlock, l.sharedBytes, l.maxSharedBytes,
                       l.arch == module.plannedArch ? ", planned for" : "");
+  if (!module.tunedLaunches.empty())
+    os << "tuned launches (LaunchOptions left at their defaults, on the GPU named)\n";
+  for (const TunedLaunch &t : module.tunedLaunches)
+    os << fmt::format("  \"{}\" (sm_{}): {} block {} x {}, nw {}\n", t.device, t.computeCapability,
+                      t.variant, t.blockX, t.blockY, t.nw);
 }
 
 void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os) {

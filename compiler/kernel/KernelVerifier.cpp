@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -41,6 +42,8 @@ public:
     sweep_ = nullptr;
     if (m_.target == Target::Cpu)
       runDefaults(m_.runDefaults);
+    for (const TunedLaunch &t : m_.tunedLaunches)
+      tunedLaunch(t);
   }
 
 private:
@@ -64,6 +67,36 @@ private:
                               timeTilingObstacle(*c_.stencil)));
     if (d.origin.empty())
       problem("", "run defaults: no origin for the header to give");
+  }
+
+  /// A tuned launch names a GPU, a variant every sweep has, a block the kernels are compiled
+  /// for, and planes per block exactly where the variant marches in z.
+  void tunedLaunch(const TunedLaunch &t) {
+    const std::string where = fmt::format("tuned launch on \"{}\"", t.device);
+    if (m_.target != Target::Cuda)
+      problem("", where + ": only CUDA kernels take one");
+    if (t.device.empty() || t.computeCapability <= 0)
+      problem("", where + ": no device name or compute capability");
+    // The header spells the name as a string literal.
+    if (std::any_of(t.device.begin(), t.device.end(), [](char c) {
+          return c == '"' || c == '\\' || !std::isprint(static_cast<unsigned char>(c));
+        }))
+      problem("", where + ": the name has a quote, a backslash or a character that does not print");
+    for (const SweepKernels &sweep : m_.sweeps)
+      if (std::none_of(sweep.variants.begin(), sweep.variants.end(),
+                       [&](const Variant &v) { return v.name == t.variant; }))
+        problem("", fmt::format("{}: sweep {} has no variant '{}'", where, sweep.sweep, t.variant));
+    if (t.blockX < 1 || t.blockY < 1 || t.blockX * t.blockY > kCudaMaxThreadsPerBlock)
+      problem("", fmt::format("{}: a block of {} x {} threads (1 to {} in all)", where, t.blockX,
+                              t.blockY, kCudaMaxThreadsPerBlock));
+    const bool marches = t.variant == "traditional" || t.variant == "planes";
+    if (marches != (t.nw > 0))
+      problem("", fmt::format("{}: nw {} for {}", where, t.nw, t.variant));
+    if (t.origin.empty())
+      problem("", where + ": no origin for the header to give");
+    for (const TunedLaunch &o : m_.tunedLaunches)
+      if (&o != &t && o.device == t.device && o.computeCapability == t.computeCapability)
+        problem("", where + ": given twice");
   }
 
   void problem(const std::string &where, const std::string &what) {

@@ -45,7 +45,7 @@ CudaKernel kernelOf(const rt::KernelInfo &(*info)(),
                     void (*runErased)(const rt::ErasedArgs &, const Options &)) {
   return {info, [runErased](const rt::ErasedArgs &a, CudaVariant variant, cudaStream_t stream) {
             Options o;
-            o.variant = variantOf<decltype(o.variant)>(variant);
+            o.variant = variantOf<typename decltype(o.variant)::value_type>(variant);
             o.stream = stream;
             runErased(a, o);
           }};

@@ -8,8 +8,9 @@ Rules, each with why:
   pipeline    The pipeline's folders (support, math, ir, frontend, passes,
               target, kernel) include of the runtime only stencilc/abi/, the
               headers the compiler and the generated code agree on; the rest
-              of compiler/ may include the runtime's grids, tables and .npy
-              files (what the reference evaluator, the analyses and the
+              of compiler/ may include the runtime's grids, tables, .npy files
+              and the grids' relative error (what the reference evaluator, the
+              analyses and the
               seismic helpers work on), never its implementation (the kernel
               registry, time tiling, MPI, CUDA, the bench harness).
   file size   No source file in compiler/ or runtime/ is over 700 lines, except
@@ -30,6 +31,7 @@ RUNTIME_DATA_HEADERS = {
     "stencilc/Grid.h",
     "stencilc/CoefficientTable.h",
     "stencilc/KernelData.h",
+    "stencilc/RelativeError.h",
     "stencilc/io/Npy.h",
 }
 MAX_LINES = 700

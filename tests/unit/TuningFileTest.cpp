@@ -191,3 +191,92 @@ TEST(TuningFile, StencilHashIgnoresTheTypeButNotTheStencil) {
 }
 
 } // namespace
+
+namespace {
+
+TunedLaunch traditional() {
+  TunedLaunch l;
+  l.variant = "traditional";
+  l.blockX = 64;
+  l.blockY = 4;
+  l.nw = 32;
+  l.gptsPerSecond = 250;
+  l.defaultGptsPerSecond = 140;
+  l.nx = l.ny = 512;
+  l.nz = 400;
+  l.date = "2026-12-01";
+  return l;
+}
+
+} // namespace
+
+TEST(TuningFile, RoundTripsCudaLaunchesByDevice) {
+  TuningFile file;
+  mergeChoice(file, machineA(), "ete37", "xxh64:1", "float", blocked());
+  mergeLaunch(file, {"NVIDIA H200", 90}, "ete37", "xxh64:1", "float", traditional());
+  TunedLaunch gmem = traditional();
+  gmem.variant = "gmem";
+  gmem.nw = 0;
+  mergeLaunch(file, {"NVIDIA A100-SXM4-80GB", 80}, "ete37", "xxh64:1", "double", gmem);
+  auto back = parseTuningFile(tuningFileText(file), "t.json");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  ASSERT_EQ(back->machines.size(), 1u);
+  ASSERT_EQ(back->devices.size(), 2u);
+  EXPECT_EQ(back->devices[0].key, (DeviceKey{"NVIDIA H200", 90}));
+  const TunedLaunch &l = back->devices[0].stencils.at("ete37").byType.at("float");
+  EXPECT_EQ(l.variant, "traditional");
+  EXPECT_EQ(l.blockX, 64);
+  EXPECT_EQ(l.blockY, 4);
+  EXPECT_EQ(l.nw, 32);
+  EXPECT_DOUBLE_EQ(l.gptsPerSecond, 250);
+  EXPECT_DOUBLE_EQ(l.defaultGptsPerSecond, 140);
+  EXPECT_EQ(l.nz, 400);
+  EXPECT_EQ(l.date, "2026-12-01");
+
+  // Every device's entry for (stencil, hash, type), in the file's order; none for another type.
+  const auto floats = launchesFor(*back, "ete37", "xxh64:1", "float");
+  ASSERT_EQ(floats.size(), 1u);
+  EXPECT_EQ(floats[0].first.name, "NVIDIA H200");
+  EXPECT_EQ(launchesFor(*back, "ete37", "xxh64:1", "double").size(), 1u);
+  EXPECT_TRUE(launchesFor(*back, "ete37", "xxh64:2", "float").empty()) << "a stale hash";
+  EXPECT_TRUE(launchesFor(*back, "ete73", "xxh64:1", "float").empty());
+
+  // A new hash for the stencil on one device drops that device's other types only.
+  mergeLaunch(file, {"NVIDIA H200", 90}, "ete37", "xxh64:2", "double", gmem);
+  EXPECT_TRUE(launchesFor(file, "ete37", "xxh64:1", "float").empty());
+  EXPECT_EQ(launchesFor(file, "ete37", "xxh64:2", "double").size(), 1u);
+  EXPECT_EQ(launchesFor(file, "ete37", "xxh64:1", "double").size(), 1u) << "the A100's";
+}
+
+TEST(TuningFile, FilesWithoutDevicesStillRead) {
+  auto file = parseTuningFile(R"({"format": "stencilc-tuning 1", "machines": []})", "t.json");
+  ASSERT_TRUE(bool(file)) << llvm::toString(file.takeError());
+  EXPECT_TRUE(file->devices.empty());
+  // And a file without CUDA entries is written without "devices", as before.
+  EXPECT_EQ(tuningFileText(*file).find("devices"), std::string::npos);
+}
+
+TEST(TuningFile, RejectsMalformedCudaLaunches) {
+  const std::string head = R"({"format": "stencilc-tuning 1", "machines": [], "devices": [)";
+  const std::string device = R"({"device": {"name": "NVIDIA H200", "compute_capability": 90}, )";
+  auto withFloat = [&](const std::string &fields) {
+    return head + device + R"("stencils": {"s": {"hash": "xxh64:1", "float": {)" + fields +
+           "}}}}]}";
+  };
+  const std::string good = R"("variant": "planes", "block_x": 32, "block_y": 8, "nw": 64,
+      "gpts_per_s": 1, "default_gpts_per_s": 1, "size": [1, 1, 1], "date": "d")";
+  ASSERT_TRUE(bool(parseTuningFile(withFloat(good), "t.json")));
+  EXPECT_EQ(parseError(withFloat(R"("variant": "naive", "block_x": 32, "block_y": 8, "nw": 64,
+      "gpts_per_s": 1, "default_gpts_per_s": 1, "size": [1, 1, 1], "date": "d")")),
+            "t.json: devices[0].stencils.s.float.variant: 'naive' is not a CUDA variant (gmem, "
+            "ro, traditional, planes)");
+  EXPECT_EQ(parseError(withFloat(R"("variant": "planes", "block_x": 0, "block_y": 8, "nw": 64,
+      "gpts_per_s": 1, "default_gpts_per_s": 1, "size": [1, 1, 1], "date": "d")")),
+            "t.json: devices[0].stencils.s.float.block_x: expected an integer from 1 to 1024");
+  EXPECT_EQ(parseError(withFloat(good + R"(, "block_z": 4)")),
+            "t.json: devices[0].stencils.s.float: unknown key 'block_z'");
+  EXPECT_EQ(parseError(head + device + R"("stencils": {}}, )" + device + R"("stencils": {}}]})"),
+            "t.json: devices[1].device: the same device as an earlier entry");
+  EXPECT_EQ(parseError(R"({"format": "stencilc-tuning 1", "machines": [], "devices": {}})"),
+            "t.json: devices: expected an array");
+}

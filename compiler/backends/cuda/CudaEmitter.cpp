@@ -28,9 +28,12 @@
 #include "kernel/KernelIR.h"
 #include "support/Template.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -99,6 +102,8 @@ public:
                                  ? "one sweep per step, every output the next level of a time field"
                                  : "not here: " + why;
     header["ARCH_DEFAULTS"] = archDefaults();
+    header["TUNED_LAUNCHES"] = tunedLaunches();
+    header["MAX_THREADS_PER_BLOCK"] = std::to_string(kernel::kCudaMaxThreadsPerBlock);
     header["SECOND_OUTPUT_MEMBERS"] = secondOutputMembers(s_, names_);
     source["TWO_STEP_ENTRIES"] = twoStepEntries(s_, names_, kernel_, why);
     source["ERASED_SECOND_OUTPUTS"] = erasedSecondOutputs(s_, names_, kernel_);
@@ -118,6 +123,29 @@ private:
       out += fmt::format("    {{{}, {}, {}, {}, {}, {}}},\n", l.computeCapability, l.blockX,
                          l.blockY, l.planesPerBlock, bytes(l.sharedBytes), bytes(l.maxSharedBytes));
     return out;
+  }
+
+  /// kTunedLaunches: the tuned launches `gen --tuning` put in the module, each with where it
+  /// comes from.
+  std::string tunedLaunches() const {
+    const auto &tuned = module_.tunedLaunches;
+    if (tuned.empty())
+      return "inline constexpr std::array<TunedLaunch, 0> kTunedLaunches = {};\n";
+    std::string out;
+    for (const kernel::TunedLaunch &t : tuned) {
+      out += fmt::format("// \"{}\" (sm_{}):\n", t.device, t.computeCapability);
+      for (llvm::StringRef line : llvm::split(t.origin, '\n'))
+        out += "//   " + line.str() + "\n";
+    }
+    out += fmt::format("inline constexpr std::array<TunedLaunch, {}> kTunedLaunches = {{{{\n",
+                       tuned.size());
+    for (const kernel::TunedLaunch &t : tuned) {
+      std::string variant = t.variant;
+      variant[0] = char(std::toupper(static_cast<unsigned char>(variant[0])));
+      out += fmt::format("    {{\"{}\", {}, Variant::{}, {}, {}, {}}},\n", t.device,
+                         t.computeCapability, variant, t.blockX, t.blockY, t.nw);
+    }
+    return out + "}};\n";
   }
 
 private:

@@ -106,8 +106,9 @@ std::string twoStepEntries(const ir::Stencil &s, const KernelNames &names,
       "  if (addCount < 0 || (addCount > 0 && !adds))\n"
       "    throw rt::KernelError(\"{0}: \" + std::to_string(addCount) +\n"
       "                          \" first-step adds at \" + (adds ? \"an array\" : \"null\"));\n"
-      "  const Launch l = resolveLaunch(rt::regionOf(\"{0}\", a.extent, options.region), "
-      "options);\n"
+      "  const Launch l =\n"
+      "      resolveLaunch(rt::regionOf(\"{0}\", a.extent, options.region), options, "
+      "Tuned::Ignore);\n"
       "  if (l.box.empty())\n"
       "    return; // nothing to compute, and CUDA refuses a launch grid with no blocks\n"
       "  launchSweep0TwoSteps(a, next, l, adds, addCount);\n}}\n\n",

@@ -51,6 +51,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <stencilc/KernelData.h>
+#include <stencilc/bench/CheckData.h>
 #include <stencilc/bench/LayeredIndex.h>
 #include <stencilc/bench/Peak.h>
 #include <stencilc/bench/RandomFill.h>
@@ -94,41 +95,8 @@ bool isFloat(const KernelInfo &k) { return std::string(k.elemType) == "float"; }
 
 template <typename Real> int check(const std::string &dir) {
   const KernelInfo &k = theKernel();
-  std::ifstream shapeFile(dir + "/shape.txt");
-  GridShape shape;
-  int cols = 0;
-  shapeFile >> shape.nx >> shape.ny >> shape.nz >> shape.halo >> cols;
-  shape.dims = k.dims;
-  if (!shapeFile)
-    throw std::runtime_error("harness: cannot read " + dir + "/shape.txt");
-  KernelData data(k, shape, cols, /*inPlace=*/false);
-  const int h = shape.halo, hz = k.dims == 3 ? h : 0;
-  GridShape box{k.dims, shape.nx + 2 * h, shape.ny + 2 * h, shape.nz + 2 * hz, 0};
-  for (size_t f = 0; f < k.fields.size(); ++f) {
-    if (std::string(k.fields[f].role) == "out")
-      continue;
-    std::visit(
-        [&](auto &grid) {
-          using T = typename std::decay_t<decltype(grid)>::value_type;
-          Grid<T> whole(box);
-          readNpyInto(whole, dir + "/in_" + std::to_string(f) + ".npy");
-          // whole(i + h, ...) is grid(i, ...).
-          grid.forEachPointWithHalo(
-              [&](int i, int j, int kk) { grid(i, j, kk) = whole(i + h, j + h, kk + hz); });
-        },
-        data.field(int(f)));
-  }
-  for (size_t t = 0; t < k.tables.size(); ++t) {
-    Grid<Real> values(GridShape{2, cols, k.tables[t].rows, 1, 0});
-    readNpyInto(values, dir + "/table_" + std::to_string(t) + ".npy");
-    auto &table = data.template table<Real>(int(t));
-    for (int r = 0; r < table.rows(); ++r)
-      for (int c = 0; c < cols; ++c)
-        table(r, c) = values(c, r);
-  }
-  std::ifstream scalarFile(dir + "/scalars.txt");
-  for (double &s : data.scalars())
-    scalarFile >> s;
+  std::unique_ptr<KernelData> owned = readCheckData<Real>(k, dir);
+  KernelData &data = *owned;
   for (Variant v : {Variant::Naive, Variant::Blocked, Variant::Planes}) {
     for (size_t f = 0; f < k.fields.size(); ++f)
       if (std::string(k.fields[f].role) == "out")

@@ -235,6 +235,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
     prop->maxGridSize[d] = int(kMaxGridDim[d]);
   }
   prop->multiProcessorCount = 1;
+  prop->l2CacheSize = 1 << 20; // the emulator has no cache; a small figure keeps defaults small
   prop->major = 9;
   prop->minor = 0;
   return cudaSuccess;

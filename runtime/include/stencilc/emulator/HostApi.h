@@ -74,6 +74,7 @@ struct cudaDeviceProp {
   int maxThreadsDim[3];
   int maxGridSize[3];
   int multiProcessorCount;
+  int l2CacheSize; ///< bytes
   int major;
   int minor;
 };
