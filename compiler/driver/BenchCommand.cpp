@@ -88,9 +88,9 @@ int runBenchCommand() {
   // bench builds and times CPU kernels only: the options that steer GPU kernels
   // would be accepted and ignored, so they are refused.
   const driver::PlanCommandLine &plan = options.plan;
-  if (plan.tableSpaceGiven()) {
-    driver::reportError("--table-space: bench times the CPU kernels, which keep their tables "
-                        "where the caches put them; use it with gen --backend cuda or analyze");
+  if (const std::string gpuOnly = plan.gpuOnlyOptionGiven(); !gpuOnly.empty()) {
+    driver::reportError(gpuOnly + ": bench times the CPU kernels, which it does not steer; use "
+                                  "it with gen --backend cuda or analyze");
     return 2;
   }
   if (plan.planTargetGiven() && plan.planTarget != "cpu") {

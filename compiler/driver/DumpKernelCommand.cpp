@@ -39,6 +39,13 @@ llvm::cl::opt<std::string>
 int runDumpKernel() {
   if (!options.check())
     return 2;
+  // The CPU kernels have no register queues to load ahead: refused rather than ignored.
+  if (!options.cuda() && options.plan.loadAhead.getNumOccurrences()) {
+    driver::reportError(
+        "--load-ahead: steers the CUDA traditional kernel; dump-kernel --backend cpu "
+        "makes none (give --backend cuda)");
+    return 2;
+  }
   auto target = options.genTarget(/*resourceUsage=*/false);
   if (!target)
     return 2;

@@ -68,6 +68,14 @@ PlanCommandLine::PlanCommandLine(std::initializer_list<llvm::cl::SubCommand *> c
                                "registers)"),
                 llvm::cl::value_desc("N"), llvm::cl::init(-1), subs{commands}) {}
 
+std::string PlanCommandLine::gpuOnlyOptionGiven() const {
+  if (tableSpaceGiven())
+    return "--table-space";
+  if (loadAhead.getNumOccurrences())
+    return "--load-ahead";
+  return "";
+}
+
 bool PlanCommandLine::apply(const std::string &defaultTarget, PipelineOptions &options) const {
   const std::string name = planTargetGiven() ? planTarget.getValue() : defaultTarget;
   if (!planTargetNamed(name)) {

@@ -46,6 +46,10 @@ public:
 
   bool planTargetGiven() const { return planTarget.getNumOccurrences() > 0; }
   bool tableSpaceGiven() const { return tableSpace.getNumOccurrences() > 0; }
+  /// The first option given that steers only the GPU kernels ("--table-space",
+  /// "--load-ahead"), or "": a command that makes or runs CPU kernels alone
+  /// refuses it rather than accept and ignore it.
+  std::string gpuOnlyOptionGiven() const;
 
   /// Fills `options.target`, `forceSplit`, `forceTableSpace` and `loadAhead`: the plan is
   /// for --plan-target when given, else for `defaultTarget`. Reports the
