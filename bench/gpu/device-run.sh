@@ -13,13 +13,19 @@
 #       rtm-image-check. The examples of ahead0_examples are built a second
 #       time with --load-ahead 0 (gpu-bench-<kernel>_ahead0), whose
 #       `traditional` alone the run times, as rows "traditional:load-ahead-0".
+#       For each of tune_examples (float), `stencilc tune --backend cuda
+#       --arch sm_90 --prepare` builds the CUDA tuner's harness and its check
+#       data into gpu-run/tune/<kernel>/ (H100 and H200 are sm_90).
 #   device-run.sh run [PACKAGE_DIR] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B]
 #       on the GPU machine: runs every packed program (the table stencils with
 #       a random and with a layered index) through the packed loader, then
 #       writes OUT/gpu-run.json (results.py's input: one row per stencil,
 #       type, index and variant with gpts_per_s and fraction_of_triad),
 #       OUT/gpu-run.log (every program's own table) and prints one table.
-#       Then (not with --only) rtm-gpu once per operator, 100x24x90, 8 shots,
+#       Then (not with --only) the prepared CUDA tuners, each on the grid the
+#       programs time (OUT/tune-<kernel>.txt: what `stencilc tune --backend
+#       cuda --result` records here; a row each in gpu-run.json's "tune"
+#       list, with the tuner's own seconds), and rtm-gpu once per operator, 100x24x90, 8 shots,
 #       memory and revolve storages, each image checked by rtm-image-check:
 #       their output in gpu-run.log, a row each in gpu-run.json's "rtm" list.
 #       OUT defaults to $OUT where the device tool sets it, else gpu-run-out/.
@@ -30,7 +36,9 @@
 #   device-run.sh --dry-run [BUILD_DIR] [--out DIR]
 #       here: the same run through the CUDA emulator (the programs tests/
 #       builds against it) on tiny grids, and rtm (the emulator build) on
-#       one 21-step shot per operator without the image check: what CI runs,
+#       one 21-step shot per operator without the image check, and the tuner
+#       of each of tune_examples prepared with --emulate, run on 24^3 and
+#       recorded with --result into OUT/tuning.json: what CI runs,
 #       so that the script, the checks and the JSON are exercised without a GPU.
 #
 # Exits non-zero if any program fails: a variant that does not match the
@@ -43,6 +51,9 @@ examples=(acoustic_iso8 ete37 ete73 heat2d laplacian7 lwc_elastic tti)
 # is timed in the same run as rows "traditional:load-ahead-0": where the sweep plan loads
 # traditional's queues a plane ahead, the kernel before that change beside it.
 ahead0_examples=(acoustic_iso8 ete37 laplacian7)
+# `stencilc tune --backend cuda` on the device (float): its search of variant, block and nw,
+# the pick confirmed against the launch defaults in the same run.
+tune_examples=(acoustic_iso8 ete37)
 
 die() {
   echo "device-run.sh: $*" >&2
@@ -80,7 +91,13 @@ package() {
   cmake --build "$build" --target "${targets[@]}" rtm-gpu rtm-image-check ||
     die "the gpu-bench programs or rtm-gpu did not build"
   rm -rf "$pkg"
-  mkdir -p "$pkg/bin" "$pkg/lib"
+  mkdir -p "$pkg/bin" "$pkg/lib" "$pkg/tune"
+  for e in "${tune_examples[@]}"; do
+    "$build/compiler/stencilc" tune "$root/dsl-examples/$e.stencil" --backend cuda --arch sm_90 \
+      --type float --prepare "$pkg/tune/${e}_f32" >/dev/null || die "cannot prepare the tuner of $e"
+    strip "$pkg/tune/${e}_f32/tune-harness"
+    rm -f "$pkg/tune/${e}_f32"/*.cu "$pkg/tune/${e}_f32"/*.h
+  done
   for t in "${targets[@]}"; do
     strip -o "$pkg/bin/$t" "$build/bench/gpu/$t" || die "cannot copy $t"
   done
@@ -90,7 +107,7 @@ package() {
   # Every shared library the programs load, except the driver's (libcuda comes with the GPU
   # machine's driver and must match it), and the loader that goes with this machine's libc:
   # the programs run through it, so the GPU machine's own libc version does not matter.
-  ldd "$pkg"/bin/* | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u |
+  ldd "$pkg"/bin/* "$pkg"/tune/*/tune-harness | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u |
     grep -v -e 'libcuda\.so' -e 'linux-vdso' | while read -r lib; do
     cp -L "$lib" "$pkg/lib/"
   done
@@ -206,6 +223,66 @@ PY
     "$([[ -n $check ]] && echo ", the reflectors imaged")"
 }
 
+# run_tune TUNE_DIR OUT_DIR LAUNCHER NX NY NZ BUDGET: each prepared tuner (TUNE_DIR/<kernel>/,
+# `stencilc tune --prepare`) on an NX x NY x NZ grid, random index, 10 steps a timing: its
+# output in OUT_DIR/tune-<kernel>.txt (what `stencilc tune --result` records) and a row per
+# tuner in gpu-run.json's "tune" list: the launch picked, GPts/s of the pick and of the defaults
+# in the same run, and the tuner's seconds on the device.
+run_tune() {
+  local dir=$1 out=$2 launcher=$3 nx=$4 ny=$5 nz=$6 budget=$7 failed=()
+  local rows=$out/tune-rows.txt
+  : >"$rows"
+  shopt -s nullglob
+  for tuner in "$dir"/*/; do
+    local kernel
+    kernel=$(basename "$tuner")
+    echo "== tune $kernel --size $nx,$ny,$nz --budget $budget" | tee -a "$out/gpu-run.log"
+    local start=$SECONDS status=ok
+    if $launcher "$tuner/tune-harness" tune "$tuner/check" "$nx" "$ny" "$nz" 902 random 10 \
+      "$budget" >"$out/tune-$kernel.txt" 2>>"$out/gpu-run.log"; then
+      echo "   ok in $((SECONDS - start)) s"
+    else
+      status=failed
+      echo "   FAILED (see gpu-run.log)"
+      failed+=("tune-$kernel")
+    fi
+    echo "$kernel $status $((SECONDS - start)) $out/tune-$kernel.txt" >>"$rows"
+  done
+  python3 - "$out/gpu-run.json" "$rows" <<'PY' || failed+=("tune-json")
+import json, pathlib, sys
+path, rows = sys.argv[1], sys.argv[2]
+run = json.loads(pathlib.Path(path).read_text()) if pathlib.Path(path).exists() else {}
+run["tune"] = []
+for line in pathlib.Path(rows).read_text().splitlines():
+    kernel, status, seconds, result = line.split(maxsplit=3)
+    launches, grid, pick = {}, None, None
+    for words in (l.split() for l in pathlib.Path(result).read_text().splitlines()):
+        if words and words[0] in ("checked", "refused"):
+            launches[int(words[1])] = " ".join(words[2:6])
+        elif words and words[0] == "grid":
+            grid = [int(w) for w in words[1:4]]
+        elif words and words[0] == "pick":
+            pick = (int(words[1]), float(words[2]), float(words[3]), words[4] == "1")
+    row = {"kernel": kernel, "ok": status == "ok" and pick is not None, "seconds": int(seconds),
+           "result": pathlib.Path(result).name}
+    if pick and grid:
+        points = grid[0] * grid[1] * grid[2]
+        row.update({"size": grid, "pick": launches[pick[0]], "defaults": launches[0],
+                    "gpts_per_s": points / pick[1] / 1e9,
+                    "default_gpts_per_s": points / pick[2] / 1e9, "kept_defaults": pick[3]})
+    run["tune"].append(row)
+    print(f"tune {kernel}: {row.get('pick', 'no pick')}"
+          f" {row.get('gpts_per_s', 0):.1f} GPts/s, defaults ({row.get('defaults', '?')})"
+          f" {row.get('default_gpts_per_s', 0):.1f}, {seconds} s on the device")
+pathlib.Path(path).write_text(json.dumps(run, indent=1) + "\n")
+PY
+  rm -f "$rows"
+  if ((${#failed[@]})); then
+    echo "device-run.sh: failed: ${failed[*]}" >&2
+    return 1
+  fi
+}
+
 run_packed() {
   local pkg=$root/gpu-run out=${OUT:-$root/gpu-run-out} size3=512,512,400 size2=16384,16384,1 only=
   local extra=(--repeats=5 --steps=10)
@@ -243,6 +320,8 @@ run_packed() {
   run_all "$pkg/bin" "$out" launch "$size3" "$size2" "$only" "${extra[@]}"
   local status=$?
   if [[ -z $only ]]; then
+    IFS=, read -r nx ny nz <<<"$size3"
+    run_tune "$pkg/tune" "$out" launch "$nx" "$ny" "$nz" 60 || status=1
     run_rtm "$pkg/bin/rtm-gpu" "$pkg/bin/rtm-image-check" "$out" launch 100x24x90 8 \
       --time=0.8 --sponge=8 --smoothing=2 || status=1
   fi
@@ -268,7 +347,18 @@ dry_run() {
     --repeats=1 --steps=2 --triad-elements=65536 || return 1
   # rtm on the emulator, 21 steps of one shot: the script's rtm path, not the image's quality.
   OMP_NUM_THREADS=1 run_rtm "$build/examples/rtm/rtm" "" "$out" direct 48x24x56 1 --time=0.03 \
-    --sponge=8
+    --sponge=8 || return 1
+  # The tuners, prepared for the emulator, run and recorded as on a GPU.
+  local tune=$out/tune-prepared
+  for e in "${tune_examples[@]}"; do
+    "$build/compiler/stencilc" tune "$root/dsl-examples/$e.stencil" --backend cuda --emulate \
+      --type float --prepare "$tune/${e}_f32" >/dev/null || return 1
+  done
+  run_tune "$tune" "$out" direct 24 24 24 5 || return 1
+  for e in "${tune_examples[@]}"; do
+    "$build/compiler/stencilc" tune "$root/dsl-examples/$e.stencil" --backend cuda --emulate \
+      --type float --result "$out/tune-${e}_f32.txt" -o "$out/tuning.json" || return 1
+  done
 }
 
 case ${1:-} in
