@@ -205,6 +205,57 @@ TunedLaunch readLaunch(Reader &r, const llvm::json::Object &o, const std::string
   return l;
 }
 
+/// The "stencils" object of a machine's or a device's entry, each type's choice read by `read`.
+template <typename Choice, typename ReadChoice>
+std::map<std::string, TunedEntries<Choice>> readStencils(Reader &r, const llvm::json::Object &entry,
+                                                         const std::string &where,
+                                                         ReadChoice read) {
+  std::map<std::string, TunedEntries<Choice>> out;
+  const llvm::json::Object *stencils = r.object(entry.get("stencils"), where + ".stencils");
+  for (auto it = stencils ? stencils->begin() : llvm::json::Object::const_iterator();
+       stencils && it != stencils->end() && !r.failed(); ++it) {
+    const std::string name = it->first.str(), at = where + ".stencils." + name;
+    const llvm::json::Object *so = r.object(&it->second, at);
+    if (!so)
+      break;
+    r.onlyKeys(*so, at, {"hash", "float", "double"});
+    TunedEntries<Choice> entries;
+    entries.hash = r.string(*so, at, "hash");
+    for (const char *type : {"float", "double"})
+      if (const llvm::json::Value *v = so->get(type))
+        if (const llvm::json::Object *co = r.object(v, at + "." + type))
+          entries.byType[type] = read(r, *co, at + "." + type);
+    out[name] = std::move(entries);
+  }
+  return out;
+}
+
+/// The "stencils" object of an entry, each type's choice written by `write`.
+template <typename Choice, typename WriteChoice>
+llvm::json::Object stencilsObject(const std::map<std::string, TunedEntries<Choice>> &stencils,
+                                  WriteChoice write) {
+  llvm::json::Object out;
+  for (const auto &[name, entries] : stencils) {
+    llvm::json::Object so{{"hash", entries.hash}};
+    for (const auto &[type, choice] : entries.byType)
+      so[type] = write(choice);
+    out[name] = std::move(so);
+  }
+  return out;
+}
+
+/// Sets the entry of (stencil, type) under `hash`; an entry under another hash is stale, its
+/// other types dropped.
+template <typename Choice>
+void mergeEntry(std::map<std::string, TunedEntries<Choice>> &stencils, const std::string &stencil,
+                const std::string &hash, const std::string &type, const Choice &choice) {
+  TunedEntries<Choice> &entries = stencils[stencil];
+  if (entries.hash != hash)
+    entries.byType.clear();
+  entries.hash = hash;
+  entries.byType[type] = choice;
+}
+
 } // namespace
 
 std::string MachineKey::describe() const {
@@ -277,22 +328,7 @@ llvm::Expected<TuningFile> parseTuningFile(llvm::StringRef text, llvm::StringRef
       tm.key.l2 = r.integer(*key, where + ".machine", "l2_bytes", 0, 1LL << 50);
       tm.key.l3 = r.integer(*key, where + ".machine", "l3_bytes", 0, 1LL << 50);
     }
-    const llvm::json::Object *stencils = r.object(entry->get("stencils"), where + ".stencils");
-    for (auto it = stencils ? stencils->begin() : llvm::json::Object::const_iterator();
-         stencils && it != stencils->end() && !r.failed(); ++it) {
-      const std::string name = it->first.str(), at = where + ".stencils." + name;
-      const llvm::json::Object *so = r.object(&it->second, at);
-      if (!so)
-        break;
-      r.onlyKeys(*so, at, {"hash", "float", "double"});
-      TunedStencil ts;
-      ts.hash = r.string(*so, at, "hash");
-      for (const char *type : {"float", "double"})
-        if (const llvm::json::Value *v = so->get(type))
-          if (const llvm::json::Object *co = r.object(v, at + "." + type))
-            ts.byType[type] = readChoice(r, *co, at + "." + type);
-      tm.stencils[name] = std::move(ts);
-    }
+    tm.stencils = readStencils<TunedChoice>(r, *entry, where, readChoice);
     if (std::any_of(file.machines.begin(), file.machines.end(),
                     [&](const TunedMachine &o) { return o.key == tm.key; }))
       r.fail(where + ".machine", "the same machine as an earlier entry");
@@ -316,22 +352,7 @@ llvm::Expected<TuningFile> parseTuningFile(llvm::StringRef text, llvm::StringRef
       td.key.computeCapability =
           int(r.integer(*key, where + ".device", "compute_capability", 10, 1000));
     }
-    const llvm::json::Object *stencils = r.object(entry->get("stencils"), where + ".stencils");
-    for (auto it = stencils ? stencils->begin() : llvm::json::Object::const_iterator();
-         stencils && it != stencils->end() && !r.failed(); ++it) {
-      const std::string name = it->first.str(), at = where + ".stencils." + name;
-      const llvm::json::Object *so = r.object(&it->second, at);
-      if (!so)
-        break;
-      r.onlyKeys(*so, at, {"hash", "float", "double"});
-      TunedDeviceStencil ts;
-      ts.hash = r.string(*so, at, "hash");
-      for (const char *type : {"float", "double"})
-        if (const llvm::json::Value *v = so->get(type))
-          if (const llvm::json::Object *lo = r.object(v, at + "." + type))
-            ts.byType[type] = readLaunch(r, *lo, at + "." + type);
-      td.stencils[name] = std::move(ts);
-    }
+    td.stencils = readStencils<TunedLaunch>(r, *entry, where, readLaunch);
     if (std::any_of(file.devices.begin(), file.devices.end(),
                     [&](const TunedDevice &o) { return o.key == td.key; }))
       r.fail(where + ".device", "the same device as an earlier entry");
@@ -353,32 +374,17 @@ llvm::Expected<TuningFile> readTuningFile(const std::string &path) {
 std::string tuningFileText(const TuningFile &file) {
   llvm::json::Array machines;
   for (const TunedMachine &m : file.machines) {
-    llvm::json::Object stencils;
-    for (const auto &[name, ts] : m.stencils) {
-      llvm::json::Object so{{"hash", ts.hash}};
-      for (const auto &[type, choice] : ts.byType)
-        so[type] = choiceObject(choice);
-      stencils[name] = std::move(so);
-    }
-    machines.push_back(
-        llvm::json::Object{{"machine", keyObject(m.key)}, {"stencils", std::move(stencils)}});
+    machines.push_back(llvm::json::Object{{"machine", keyObject(m.key)},
+                                          {"stencils", stencilsObject(m.stencils, choiceObject)}});
   }
   llvm::json::Object top{{"format", kFormat}, {"machines", std::move(machines)}};
   if (!file.devices.empty()) {
     llvm::json::Array devices;
-    for (const TunedDevice &d : file.devices) {
-      llvm::json::Object stencils;
-      for (const auto &[name, ts] : d.stencils) {
-        llvm::json::Object so{{"hash", ts.hash}};
-        for (const auto &[type, launch] : ts.byType)
-          so[type] = launchObject(launch);
-        stencils[name] = std::move(so);
-      }
+    for (const TunedDevice &d : file.devices)
       devices.push_back(llvm::json::Object{
           {"device", llvm::json::Object{{"name", d.key.name},
                                         {"compute_capability", d.key.computeCapability}}},
-          {"stencils", std::move(stencils)}});
-    }
+          {"stencils", stencilsObject(d.stencils, launchObject)}});
     top["devices"] = std::move(devices);
   }
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(top))).str() + "\n";
@@ -392,11 +398,7 @@ void mergeChoice(TuningFile &file, const MachineKey &machine, const std::string 
     file.machines.push_back(TunedMachine{machine, {}});
     m = std::prev(file.machines.end());
   }
-  TunedStencil &ts = m->stencils[stencil];
-  if (ts.hash != hash)
-    ts.byType.clear();
-  ts.hash = hash;
-  ts.byType[type] = choice;
+  mergeEntry(m->stencils, stencil, hash, type, choice);
 }
 
 void mergeLaunch(TuningFile &file, const DeviceKey &device, const std::string &stencil,
@@ -407,11 +409,7 @@ void mergeLaunch(TuningFile &file, const DeviceKey &device, const std::string &s
     file.devices.push_back(TunedDevice{device, {}});
     d = std::prev(file.devices.end());
   }
-  TunedDeviceStencil &ts = d->stencils[stencil];
-  if (ts.hash != hash)
-    ts.byType.clear();
-  ts.hash = hash;
-  ts.byType[type] = launch;
+  mergeEntry(d->stencils, stencil, hash, type, launch);
 }
 
 std::vector<std::pair<DeviceKey, TunedLaunch>> launchesFor(const TuningFile &file,

@@ -57,10 +57,12 @@ struct TunedChoice {
   std::string date;                ///< YYYY-MM-DD
 };
 
-struct TunedStencil {
-  std::string hash;                          ///< stencilHash of the stencil tuned
-  std::map<std::string, TunedChoice> byType; ///< "float", "double"
+/// What was tuned of one stencil on one machine or GPU: a Choice per element type.
+template <typename Choice> struct TunedEntries {
+  std::string hash;                     ///< stencilHash of the stencil tuned
+  std::map<std::string, Choice> byType; ///< "float", "double"
 };
+using TunedStencil = TunedEntries<TunedChoice>;
 
 struct TunedMachine {
   MachineKey key;
@@ -90,14 +92,9 @@ struct TunedLaunch {
   std::string date;                ///< YYYY-MM-DD
 };
 
-struct TunedDeviceStencil {
-  std::string hash;                          ///< stencilHash of the stencil tuned
-  std::map<std::string, TunedLaunch> byType; ///< "float", "double"
-};
-
 struct TunedDevice {
   DeviceKey key;
-  std::map<std::string, TunedDeviceStencil> stencils; ///< by stencil name
+  std::map<std::string, TunedEntries<TunedLaunch>> stencils; ///< by stencil name
 };
 
 struct TuningFile {
