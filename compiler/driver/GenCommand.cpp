@@ -58,7 +58,8 @@ llvm::cl::opt<std::string> genMachine(
     "machine",
     llvm::cl::desc("Machine file from `stencilc probe` (or the name of one in bench/machines): "
                    "without a tuning entry, the CPU kernels' time steps per pass come from the "
-                   "roofline model on it"),
+                   "roofline model on it; with --backend cuda and a GPU's file, its "
+                   "architecture's launch defaults come from the GPU model"),
     llvm::cl::value_desc("machine"), llvm::cl::sub(genCommand));
 
 llvm::cl::opt<bool> resourceUsage(
@@ -148,19 +149,16 @@ int runGen() {
   }
   std::optional<analysis::Machine> machine;
   if (!genMachine.empty()) {
-    if (options.cuda()) {
-      driver::reportError("--machine: the model's defaults are CPU settings; the CUDA kernels "
-                          "take none");
-      return 2;
-    }
     auto read = analysis::loadMachine(genMachine);
     if (!read) {
       driver::reportError(llvm::toString(read.takeError()));
       return 1;
     }
-    if (read->kind != "cpu") {
-      driver::reportError("--machine: '" + genMachine + "' describes a " + read->kind +
-                          "; the CPU kernels' defaults need a CPU machine file");
+    const std::string wanted = options.cuda() ? "gpu" : "cpu";
+    if (read->kind != wanted) {
+      driver::reportError("--machine: '" + genMachine + "' describes a " + read->kind + "; the " +
+                          (options.cuda() ? "CUDA" : "CPU") + " kernels' defaults need a " +
+                          (options.cuda() ? "GPU" : "CPU") + " machine file");
       return 2;
     }
     machine = std::move(*read);
@@ -187,13 +185,23 @@ int runGen() {
         emit.kernelName = kernelName;
         emit.sourcePath = llvm::sys::path::filename(path).str();
         emit.target = target->description();
-        // lower-cuda recorded no tuned launch; a tuning file gives each GPU's.
-        if (tuning) {
-          c.cudaKernels.tunedLaunches = driver::tunedCudaLaunches(*tuning, tuningFile, *c.stencil);
+        // lower-cuda recorded the architectures' launch defaults; a GPU machine file puts the
+        // model's pick in its architecture's, a tuning file gives each GPU's measured one.
+        if (machine) {
+          std::string why;
+          if (!driver::applyModelLaunch(c, *machine, genMachine, why)) {
+            driver::reportError("--machine: " + why);
+            return 2;
+          }
+        }
+        if (tuning || machine) {
+          if (tuning)
+            c.cudaKernels.tunedLaunches =
+                driver::tunedCudaLaunches(*tuning, tuningFile, *c.stencil);
           // A tuning file is input: what the verifier rejects in it is the file's fault.
           std::vector<std::string> problems;
           if (!kernel::verifyKernels(c, c.cudaKernels, problems)) {
-            driver::reportError(tuningFile + ": " + problems.front());
+            driver::reportError((tuning ? tuningFile : genMachine) + ": " + problems.front());
             return 1;
           }
         }

@@ -1,7 +1,11 @@
 //===- GenTuning.cpp ------------------------------------------------------===//
 #include "driver/GenTuning.h"
 
+#include "analysis/GpuModel.h"
 #include "analysis/ModelDefaults.h"
+#include "analysis/Roofline.h"
+
+#include <stencilc/abi/LaunchSpace.h>
 
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -56,6 +60,51 @@ std::vector<kernel::TunedLaunch> tunedCudaLaunches(const analysis::TuningFile &f
         << fileName << ": no tuned CUDA launch for stencil '" << stencil.name << "' (" << type
         << ") as it is now on any GPU; its kernels keep the launch defaults\n";
   return out;
+}
+
+bool applyModelLaunch(CompiledStencil &c, const analysis::Machine &machine,
+                      const std::string &machineFile, std::string &error) {
+  const std::string arch = machine.arch.empty() ? "sm_80" : machine.arch;
+  auto row = std::find_if(c.cudaKernels.launchDefaults.begin(), c.cudaKernels.launchDefaults.end(),
+                          [&](const kernel::ArchLaunch &l) { return l.arch == arch; });
+  if (row == c.cudaKernels.launchDefaults.end() || c.cudaKernels.plannedArch != arch) {
+    error = fmt::format("{} is an {} GPU: give --arch {} so that the kernels are planned for it",
+                        llvm::sys::path::filename(machineFile).str(), arch, arch);
+    return false;
+  }
+  rt::CudaLaunchSpace space;
+  space.variants = analysis::cudaVariants();
+  space.marching = {"traditional", "planes"};
+  space.maxThreadsPerBlock = kernel::kCudaMaxThreadsPerBlock;
+  // The grid and index the GPU benchmark times (bench/gpu), which the model was checked on.
+  analysis::GpuModelInputs in;
+  auto predict = [&](const rt::CudaLaunch &l) {
+    in.shape = {l.blockX, l.blockY, l.nw > 0 ? l.nw : row->planesPerBlock};
+    return analysis::predictGpu(c, l.variant, machine, in);
+  };
+  const rt::CudaLaunch table{row->variant, row->blockX, row->blockY, row->planesPerBlock};
+  const analysis::GpuPrediction tablePrediction = predict(table);
+  rt::CudaLaunch best = table;
+  analysis::GpuPrediction bestPrediction = tablePrediction;
+  for (const rt::CudaLaunch &l : space.all()) // the table's launch wins a tie
+    if (analysis::GpuPrediction p = predict(l); p.predictedGpts > bestPrediction.predictedGpts) {
+      best = l;
+      bestPrediction = p;
+    }
+  row->variant = best.variant;
+  row->blockX = best.blockX;
+  row->blockY = best.blockY;
+  if (best.nw > 0)
+    row->planesPerBlock = best.nw;
+  // The file's name, not its path, as for tuning files.
+  row->origin = fmt::format(
+      "{}: from the GPU model on {} ({}), predicted, not measured:\n{} {} x {}{}: {:.1f} GPts/s "
+      "({} bound) at {}x{}x{}; {} {} x {}: {:.1f}.",
+      arch, llvm::sys::path::filename(machineFile).str(), machine.name, best.variant, best.blockX,
+      best.blockY, best.nw > 0 ? fmt::format(", nw {}", best.nw) : "", bestPrediction.predictedGpts,
+      bestPrediction.bound, in.extent.nx, in.extent.ny, in.extent.nz, table.variant, table.blockX,
+      table.blockY, tablePrediction.predictedGpts);
+  return true;
 }
 
 kernel::RunDefaults modelRunDefaults(const CompiledStencil &compiled,

@@ -34,6 +34,16 @@ std::vector<kernel::TunedLaunch> tunedCudaLaunches(const analysis::TuningFile &f
                                                    const std::string &fileName,
                                                    const ir::Stencil &stencil);
 
+/// The launch the GPU model (analysis/GpuModel.h) predicts fastest for
+/// `c`'s CUDA kernels on `machine` (a GPU machine file, read from
+/// `machineFile`), of every launch of the space `tune --backend cuda` searches
+/// (stencilc/abi/LaunchSpace.h), on the grid the GPU benchmark times: it
+/// replaces the launch defaults of the machine's architecture in
+/// c.cudaKernels, with where it comes from. False with why in `error` when
+/// the kernels are not planned for that architecture.
+bool applyModelLaunch(CompiledStencil &c, const analysis::Machine &machine,
+                      const std::string &machineFile, std::string &error);
+
 /// The run defaults the roofline model picks for `compiled`'s CPU kernels on
 /// `machine` (a `stencilc probe` file, read from `machineFile`):
 /// analysis::modelRunChoice's time steps per pass, naive inside the passes.

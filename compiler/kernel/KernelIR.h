@@ -297,10 +297,14 @@ struct SweepKernels {
 struct ArchLaunch {
   std::string arch;          ///< "sm_90"
   int computeCapability = 0; ///< 90
+  std::string variant;       ///< where LaunchOptions names none and no tuned launch applies
   int blockX = 0, blockY = 0;
   int planesPerBlock = 0; ///< `nw` of traditional and planes
   int sharedBytes = 0;    ///< shared memory a block may use unless the caller says otherwise
   int maxSharedBytes = 0; ///< the architecture's opt-in limit per block
+  /// Where variant, block and nw come from where not the architecture's table
+  /// (target/CudaArchs.cpp): `gen --machine`'s GPU model; "" otherwise.
+  std::string origin;
 };
 
 /// CUDA: the most threads a block may have; every kernel is compiled for it

@@ -245,10 +245,14 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
   }
   if (!module.launchDefaults.empty())
     os << "launch defaults (LaunchOptions left at zero; the newest not newer than the GPU)\n";
-  for (const ArchLaunch &l : module.launchDefaults)
-    os << fmt::format("  {}: block {} x {}, nw {}, shared {} bytes (opt-in limit {}){}\n", l.arch,
-                      l.blockX, l.blockY, l.planesPerBlock, l.sharedBytes, l.maxSharedBytes,
-                      l.arch == module.plannedArch ? ", planned for" : "");
+  for (const ArchLaunch &l : module.launchDefaults) {
+    os << fmt::format("  {}: {}, block {} x {}, nw {}, shared {} bytes (opt-in limit {}){}\n",
+                      l.arch, l.variant, l.blockX, l.blockY, l.planesPerBlock, l.sharedBytes,
+                      l.maxSharedBytes, l.arch == module.plannedArch ? ", planned for" : "");
+    for (llvm::StringRef line : llvm::split(l.origin, '\n'))
+      if (!line.empty())
+        os << "    " << line << "\n";
+  }
   if (!module.tunedLaunches.empty())
     os << "tuned launches (LaunchOptions left at their defaults, on the GPU named)\n";
   for (const TunedLaunch &t : module.tunedLaunches)

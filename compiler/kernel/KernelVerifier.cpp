@@ -44,6 +44,9 @@ public:
       runDefaults(m_.runDefaults);
     for (const TunedLaunch &t : m_.tunedLaunches)
       tunedLaunch(t);
+    for (const ArchLaunch &l : m_.launchDefaults)
+      launchShape(fmt::format("launch defaults of {}", l.arch), l.variant, l.blockX, l.blockY,
+                  l.planesPerBlock, /*nwForEvery=*/true);
   }
 
 private:
@@ -82,21 +85,29 @@ private:
           return c == '"' || c == '\\' || !std::isprint(static_cast<unsigned char>(c));
         }))
       problem("", where + ": the name has a quote, a backslash or a character that does not print");
-    for (const SweepKernels &sweep : m_.sweeps)
-      if (std::none_of(sweep.variants.begin(), sweep.variants.end(),
-                       [&](const Variant &v) { return v.name == t.variant; }))
-        problem("", fmt::format("{}: sweep {} has no variant '{}'", where, sweep.sweep, t.variant));
-    if (t.blockX < 1 || t.blockY < 1 || t.blockX * t.blockY > kCudaMaxThreadsPerBlock)
-      problem("", fmt::format("{}: a block of {} x {} threads (1 to {} in all)", where, t.blockX,
-                              t.blockY, kCudaMaxThreadsPerBlock));
-    const bool marches = t.variant == "traditional" || t.variant == "planes";
-    if (marches != (t.nw > 0))
-      problem("", fmt::format("{}: nw {} for {}", where, t.nw, t.variant));
+    launchShape(where, t.variant, t.blockX, t.blockY, t.nw, /*nwForEvery=*/false);
     if (t.origin.empty())
       problem("", where + ": no origin for the header to give");
     for (const TunedLaunch &o : m_.tunedLaunches)
       if (&o != &t && o.device == t.device && o.computeCapability == t.computeCapability)
         problem("", where + ": given twice");
+  }
+
+  /// A launch the kernels can take: a variant every sweep has, a block they are compiled for,
+  /// planes per block where the variant marches in z (with `nwForEvery`, for every variant:
+  /// an architecture's defaults serve whichever variant the caller names), none elsewhere.
+  void launchShape(const std::string &where, const std::string &variant, int blockX, int blockY,
+                   int nw, bool nwForEvery) {
+    for (const SweepKernels &sweep : m_.sweeps)
+      if (std::none_of(sweep.variants.begin(), sweep.variants.end(),
+                       [&](const Variant &v) { return v.name == variant; }))
+        problem("", fmt::format("{}: sweep {} has no variant '{}'", where, sweep.sweep, variant));
+    if (blockX < 1 || blockY < 1 || blockX * blockY > kCudaMaxThreadsPerBlock)
+      problem("", fmt::format("{}: a block of {} x {} threads (1 to {} in all)", where, blockX,
+                              blockY, kCudaMaxThreadsPerBlock));
+    const bool marches = variant == "traditional" || variant == "planes";
+    if ((marches || nwForEvery) != (nw > 0))
+      problem("", fmt::format("{}: nw {} for {}", where, nw, variant));
   }
 
   void problem(const std::string &where, const std::string &what) {

@@ -376,9 +376,9 @@ KernelModule lowerCuda(const CompiledStencil &compiled) {
   for (size_t s = 0; s < compiled.sweepPlan.gpu.sweeps.size(); ++s)
     m.sweeps.push_back(lowering.sweep(int(s)));
   for (const target::CudaArch &arch : target::cudaArchs())
-    m.launchDefaults.push_back({arch.name, arch.computeCapability, arch.launch.blockX,
-                                arch.launch.blockY, arch.launch.planesPerBlock,
-                                arch.sharedBytesPerBlock, arch.maxSharedBytesPerBlock});
+    m.launchDefaults.push_back({arch.name, arch.computeCapability, arch.launch.variant,
+                                arch.launch.blockX, arch.launch.blockY, arch.launch.planesPerBlock,
+                                arch.sharedBytesPerBlock, arch.maxSharedBytesPerBlock, ""});
   if (target::findCudaArch(compiled.sweepPlan.target))
     m.plannedArch = compiled.sweepPlan.target;
   return m;

@@ -23,6 +23,9 @@ namespace stencilc::target {
 struct LaunchDefaults {
   int blockX = 32, blockY = 8;
   int planesPerBlock = 32; ///< `nw`: planes each block of traditional and planes marches
+  /// The variant a step takes where its caller names none: gmem ran fastest for every
+  /// example and block shape on an H200 (docs/PERFORMANCE.md §CUDA variants on a GPU).
+  const char *variant = "gmem";
 };
 
 struct CudaArch {

@@ -12,30 +12,31 @@
 #include <algorithm>
 #include <map>
 
+using namespace stencilc;
 using namespace stencilc::cuda;
 
 namespace {
 
-LaunchSpace space() {
-  LaunchSpace s;
+rt::CudaLaunchSpace space() {
+  rt::CudaLaunchSpace s;
   s.variants = {"gmem", "ro", "traditional", "planes"};
   s.marching = {"traditional", "planes"};
   return s;
 }
 
-bool contains(const std::vector<Launch> &list, const Launch &l) {
+bool contains(const std::vector<rt::CudaLaunch> &list, const rt::CudaLaunch &l) {
   return std::find(list.begin(), list.end(), l) != list.end();
 }
 
-const Launch kDefaults{"gmem", 32, 8, 0};
+const rt::CudaLaunch kDefaults{"gmem", 32, 8, 0};
 
 } // namespace
 
 TEST(LaunchSearch, SpaceHoldsEveryBlockFromTwoWarpsToTheLaunchBound) {
-  const std::vector<Launch> all = space().all();
+  const std::vector<rt::CudaLaunch> all = space().all();
   // 9 blocks (64 to 256 threads, at least 32 wide); 4 nw for each marching variant.
   EXPECT_EQ(all.size(), 2u * 9 + 2u * 9 * 4);
-  for (const Launch &l : all) {
+  for (const rt::CudaLaunch &l : all) {
     EXPECT_GE(l.blockX * l.blockY, 64);
     EXPECT_LE(l.blockX * l.blockY, 256);
     EXPECT_EQ(l.nw > 0, l.variant == "traditional" || l.variant == "planes") << l.variant;
@@ -45,24 +46,25 @@ TEST(LaunchSearch, SpaceHoldsEveryBlockFromTwoWarpsToTheLaunchBound) {
 }
 
 TEST(LaunchSearch, NeighboursChangeOneChoiceInsideTheSpace) {
-  const std::vector<Launch> near = space().neighbours({"traditional", 64, 2, 32});
-  for (const Launch &l : {Launch{"traditional", 128, 2, 32}, Launch{"traditional", 32, 2, 32},
-                          Launch{"traditional", 64, 4, 32}, Launch{"traditional", 64, 1, 32},
-                          Launch{"traditional", 128, 1, 32}, Launch{"traditional", 64, 2, 64},
-                          Launch{"traditional", 64, 2, 16}})
+  const std::vector<rt::CudaLaunch> near = space().neighbours({"traditional", 64, 2, 32});
+  for (const rt::CudaLaunch &l :
+       {rt::CudaLaunch{"traditional", 128, 2, 32}, rt::CudaLaunch{"traditional", 32, 2, 32},
+        rt::CudaLaunch{"traditional", 64, 4, 32}, rt::CudaLaunch{"traditional", 64, 1, 32},
+        rt::CudaLaunch{"traditional", 128, 1, 32}, rt::CudaLaunch{"traditional", 64, 2, 64},
+        rt::CudaLaunch{"traditional", 64, 2, 16}})
     EXPECT_TRUE(contains(near, l)) << l.blockX << "x" << l.blockY << " nw " << l.nw;
-  const std::vector<Launch> all = space().all();
-  for (const Launch &l : near)
+  const std::vector<rt::CudaLaunch> all = space().all();
+  for (const rt::CudaLaunch &l : near)
     EXPECT_TRUE(contains(all, l)) << l.blockX << "x" << l.blockY << " nw " << l.nw;
-  for (const Launch &l : space().neighbours(kDefaults))
+  for (const rt::CudaLaunch &l : space().neighbours(kDefaults))
     EXPECT_EQ(l.nw, 0) << "gmem does not march";
 }
 
 TEST(LaunchSearch, FindsTheFastestAndConfirmsItAgainstTheDefaults) {
   // Made-up seconds: traditional 64 x 4, nw 32 is fastest; the defaults are twice as slow.
-  const LaunchSpace s = space();
-  std::map<Launch, int> timings;
-  const TimeLaunch time = [&](const Launch &l, int) -> std::optional<double> {
+  const rt::CudaLaunchSpace s = space();
+  std::map<rt::CudaLaunch, int> timings;
+  const TimeLaunch time = [&](const rt::CudaLaunch &l, int) -> std::optional<double> {
     ++timings[l];
     if (l.variant == "planes" && l.blockX == 256)
       return std::nullopt; // refused
@@ -75,7 +77,7 @@ TEST(LaunchSearch, FindsTheFastestAndConfirmsItAgainstTheDefaults) {
     return t;
   };
   const SearchResult r = searchLaunches(s, s.all(), kDefaults, time, 60);
-  EXPECT_EQ(r.pick, (Launch{"traditional", 64, 4, 32}));
+  EXPECT_EQ(r.pick, (rt::CudaLaunch{"traditional", 64, 4, 32}));
   EXPECT_FALSE(r.keptDefaults);
   EXPECT_DOUBLE_EQ(r.defaultSeconds, 2.0);
   EXPECT_DOUBLE_EQ(r.pickSeconds, 1.0);
@@ -95,10 +97,10 @@ TEST(LaunchSearch, FindsTheFastestAndConfirmsItAgainstTheDefaults) {
 TEST(LaunchSearch, KeepsTheDefaultsWhereThePickIsNotFasterInTheConfirmation) {
   // Rounds 1 and 2 see traditional 32 x 8, nw 64 fast; in round 3 it is slow (the drift a
   // noisy machine has): the defaults stay.
-  const LaunchSpace s = space();
-  const Launch lucky{"traditional", 32, 8, 64};
+  const rt::CudaLaunchSpace s = space();
+  const rt::CudaLaunch lucky{"traditional", 32, 8, 64};
   int luckyTimings = 0;
-  const TimeLaunch time = [&](const Launch &l, int) -> std::optional<double> {
+  const TimeLaunch time = [&](const rt::CudaLaunch &l, int) -> std::optional<double> {
     if (l == lucky)
       return ++luckyTimings <= 2 ? 0.5 : 3.0;
     return l == kDefaults ? 1.0 : 2.0;
@@ -110,9 +112,9 @@ TEST(LaunchSearch, KeepsTheDefaultsWhereThePickIsNotFasterInTheConfirmation) {
 }
 
 TEST(LaunchSearch, StartsNoLaunchPastTheBudgetButStillTimesTheDefaults) {
-  const LaunchSpace s = space();
+  const rt::CudaLaunchSpace s = space();
   int timed = 0;
-  const TimeLaunch time = [&](const Launch &l, int) -> std::optional<double> {
+  const TimeLaunch time = [&](const rt::CudaLaunch &l, int) -> std::optional<double> {
     ++timed;
     return l == kDefaults ? 1.0 : 2.0;
   };

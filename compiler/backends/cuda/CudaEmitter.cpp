@@ -119,10 +119,21 @@ private:
       return n % 1024 == 0 ? fmt::format("{} * 1024", n / 1024) : std::to_string(n);
     };
     std::string out;
-    for (const kernel::ArchLaunch &l : module_.launchDefaults)
-      out += fmt::format("    {{{}, {}, {}, {}, {}, {}}},\n", l.computeCapability, l.blockX,
-                         l.blockY, l.planesPerBlock, bytes(l.sharedBytes), bytes(l.maxSharedBytes));
+    for (const kernel::ArchLaunch &l : module_.launchDefaults) {
+      for (llvm::StringRef line : llvm::split(l.origin, '\n'))
+        if (!line.empty())
+          out += "    // " + line.str() + "\n";
+      out += fmt::format("    {{{}, Variant::{}, {}, {}, {}, {}, {}}},\n", l.computeCapability,
+                         variantEnumerator(l.variant), l.blockX, l.blockY, l.planesPerBlock,
+                         bytes(l.sharedBytes), bytes(l.maxSharedBytes));
+    }
     return out;
+  }
+
+  /// The header's Variant enumerator of variant `name` ("traditional" -> "Traditional").
+  static std::string variantEnumerator(std::string name) {
+    name[0] = char(std::toupper(static_cast<unsigned char>(name[0])));
+    return name;
   }
 
   /// kTunedLaunches: the tuned launches `gen --tuning` put in the module, each with where it
@@ -139,12 +150,10 @@ private:
     }
     out += fmt::format("inline constexpr std::array<TunedLaunch, {}> kTunedLaunches = {{{{\n",
                        tuned.size());
-    for (const kernel::TunedLaunch &t : tuned) {
-      std::string variant = t.variant;
-      variant[0] = char(std::toupper(static_cast<unsigned char>(variant[0])));
-      out += fmt::format("    {{\"{}\", {}, Variant::{}, {}, {}, {}}},\n", t.device,
-                         t.computeCapability, variant, t.blockX, t.blockY, t.nw);
-    }
+    for (const kernel::TunedLaunch &t : tuned)
+      out +=
+          fmt::format("    {{\"{}\", {}, Variant::{}, {}, {}, {}}},\n", t.device,
+                      t.computeCapability, variantEnumerator(t.variant), t.blockX, t.blockY, t.nw);
     return out + "}};\n";
   }
 

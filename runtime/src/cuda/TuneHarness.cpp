@@ -94,8 +94,8 @@ const k::ArchDefaults &archDefaults(int cc) {
 
 bool marches(const std::string &variant) { return variant == "traditional" || variant == "planes"; }
 
-cuda::LaunchSpace launchSpace() {
-  cuda::LaunchSpace space;
+rt::CudaLaunchSpace launchSpace() {
+  rt::CudaLaunchSpace space;
   for (k::Variant v : k::kVariants) {
     space.variants.push_back(k::variantName(v));
     if (marches(k::variantName(v)))
@@ -107,14 +107,14 @@ cuda::LaunchSpace launchSpace() {
 
 /// What a step launches on architecture `cc` with every option left at its default and no
 /// tuned launch (the harness's kernels are generated without a tuning file).
-cuda::Launch defaults(int cc) {
+rt::CudaLaunch defaults(int cc) {
   static_assert(k::kTunedLaunches.empty(), "the defaults are the untuned ones");
   const k::ArchDefaults &d = archDefaults(cc);
-  const std::string v = k::variantName(k::kUntunedVariant);
+  const std::string v = k::variantName(d.variant);
   return {v, d.blockX, d.blockY, marches(v) ? d.nw : 0};
 }
 
-k::LaunchOptions optionsFor(const cuda::Launch &l, int cc) {
+k::LaunchOptions optionsFor(const rt::CudaLaunch &l, int cc) {
   k::LaunchOptions o;
   for (k::Variant v : k::kVariants)
     if (l.variant == k::variantName(v))
@@ -128,14 +128,14 @@ k::LaunchOptions optionsFor(const cuda::Launch &l, int cc) {
 
 bool isOutput(const rt::KernelFieldInfo &f) { return std::string(f.role) == "out"; }
 
-void printLaunch(const char *tag, std::size_t n, const cuda::Launch &l) {
+void printLaunch(const char *tag, std::size_t n, const rt::CudaLaunch &l) {
   std::printf("%s %zu %s %d %d %d", tag, n, l.variant.c_str(), l.blockX, l.blockY, l.nw);
 }
 
 /// The launches of `list` that give the reference's outputs on the check data in `dir`, the
 /// refused ones left out; nullopt after one that does not.
-std::optional<std::vector<cuda::Launch>> check(const std::string &dir,
-                                               const std::vector<cuda::Launch> &list, int cc) {
+std::optional<std::vector<rt::CudaLaunch>> check(const std::string &dir,
+                                                 const std::vector<rt::CudaLaunch> &list, int cc) {
   const rt::KernelInfo &info = k::kernelInfo();
   std::unique_ptr<rt::KernelData> data = rt::readCheckData<k::Real>(info, dir);
   double tolerance = 0;
@@ -150,7 +150,7 @@ std::optional<std::vector<cuda::Launch>> check(const std::string &dir,
       expected.emplace_back(int(f), std::move(e));
     }
   cuda::DeviceKernelData device(*data);
-  std::vector<cuda::Launch> passed;
+  std::vector<rt::CudaLaunch> passed;
   for (std::size_t n = 0; n < list.size(); ++n) {
     for (const auto &[f, e] : expected)
       device.field<k::Real>(f).poison();
@@ -206,8 +206,8 @@ int bytesPerPoint(const rt::KernelInfo &info) {
 }
 
 cuda::SearchResult search(const rt::GridShape &shape, int nd, const std::string &index, int steps,
-                          double budget, const std::vector<cuda::Launch> &list, int cc,
-                          const std::function<std::size_t(const cuda::Launch &)> &indexOf) {
+                          double budget, const std::vector<rt::CudaLaunch> &list, int cc,
+                          const std::function<std::size_t(const rt::CudaLaunch &)> &indexOf) {
   const rt::KernelInfo &info = k::kernelInfo();
   rt::KernelData data(info, shape, nd, /*inPlace=*/false);
   fill(data, nd, index);
@@ -221,7 +221,7 @@ cuda::SearchResult search(const rt::GridShape &shape, int nd, const std::string 
       device.remap();
     }
   };
-  const cuda::TimeLaunch time = [&](const cuda::Launch &l, int repeats) -> std::optional<double> {
+  const cuda::TimeLaunch time = [&](const rt::CudaLaunch &l, int repeats) -> std::optional<double> {
     k::LaunchOptions options = optionsFor(l, cc);
     options.stream = stream;
     try {
@@ -244,7 +244,7 @@ cuda::SearchResult search(const rt::GridShape &shape, int nd, const std::string 
     std::sort(seconds.begin(), seconds.end());
     return seconds[seconds.size() / 2];
   };
-  const std::vector<cuda::Launch> candidates(list.begin() + 1, list.end());
+  const std::vector<rt::CudaLaunch> candidates(list.begin() + 1, list.end());
   return cuda::searchLaunches(launchSpace(), candidates, list.front(), time, budget);
 }
 
@@ -260,11 +260,11 @@ int tune(const std::string &dir, int nx, int ny, int nz, int nd, const std::stri
   std::ifstream(dir + "/stencil.txt") >> hash;
   std::printf("stencil %s %s %s\n", info.stencil, info.elemType, hash.c_str());
 
-  std::vector<cuda::Launch> list = {defaults(d.computeCapability)};
-  for (const cuda::Launch &l : launchSpace().all())
+  std::vector<rt::CudaLaunch> list = {defaults(d.computeCapability)};
+  for (const rt::CudaLaunch &l : launchSpace().all())
     if (!(l == list.front()))
       list.push_back(l);
-  const std::optional<std::vector<cuda::Launch>> passed = check(dir, list, d.computeCapability);
+  const std::optional<std::vector<rt::CudaLaunch>> passed = check(dir, list, d.computeCapability);
   if (!passed)
     return 1;
   if (passed->empty() || !(passed->front() == list.front())) {
@@ -291,7 +291,7 @@ int tune(const std::string &dir, int nx, int ny, int nz, int nd, const std::stri
   std::printf("grid %d %d %d\n", nx, ny, info.dims == 3 ? nz : 1);
   std::fflush(stdout);
   const rt::GridShape shape{info.dims, nx, ny, info.dims == 3 ? nz : 1, info.radius};
-  auto indexOf = [&](const cuda::Launch &l) {
+  auto indexOf = [&](const rt::CudaLaunch &l) {
     return std::size_t(std::find(list.begin(), list.end(), l) - list.begin());
   };
   const cuda::SearchResult r =
