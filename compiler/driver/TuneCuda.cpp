@@ -166,6 +166,8 @@ bool readHarnessResult(const std::string &file, HarnessResult &r, std::string &w
     why = "it checked no launch";
   else if (!r.pick || !(r.pickSeconds > 0) || !(r.defaultSeconds > 0) || r.grid[0] <= 0)
     why = "the search did not finish (no pick)";
+  else if (r.launches[size_t(*r.pick)].variant.empty())
+    why = "its pick is no launch it checked";
   return why.empty();
 }
 
