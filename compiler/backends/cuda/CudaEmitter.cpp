@@ -141,7 +141,7 @@ private:
   std::string tunedLaunches() const {
     const auto &tuned = module_.tunedLaunches;
     if (tuned.empty())
-      return "inline constexpr std::array<TunedLaunch, 0> kTunedLaunches = {};\n";
+      return "inline constexpr std::array<TunedLaunch, 0> kTunedLaunches = {};";
     std::string out;
     for (const kernel::TunedLaunch &t : tuned) {
       out += fmt::format("// \"{}\" (sm_{}):\n", t.device, t.computeCapability);
@@ -154,7 +154,7 @@ private:
       out +=
           fmt::format("    {{\"{}\", {}, Variant::{}, {}, {}, {}}},\n", t.device,
                       t.computeCapability, variantEnumerator(t.variant), t.blockX, t.blockY, t.nw);
-    return out + "}};\n";
+    return out + "}};";
   }
 
 private:
