@@ -2,6 +2,7 @@
 #include "analysis/Roofline.h"
 
 #include "analysis/CostModel.h"
+#include "kernel/KernelIR.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -14,10 +15,7 @@ const std::vector<std::string> &cpuVariants() {
   return v;
 }
 
-const std::vector<std::string> &cudaVariants() {
-  static const std::vector<std::string> v = {"gmem", "ro", "traditional", "planes"};
-  return v;
-}
+const std::vector<std::string> &cudaVariants() { return kernel::cudaStepVariants(); }
 
 int variantSweeps(const CompiledStencil &c, const std::string & /*variant*/) {
   // Every variant's launcher runs once per sweep of the plan (the CUDA

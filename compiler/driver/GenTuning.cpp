@@ -74,7 +74,9 @@ bool applyModelLaunch(CompiledStencil &c, const analysis::Machine &machine,
   }
   rt::CudaLaunchSpace space;
   space.variants = analysis::cudaVariants();
-  space.marching = {"traditional", "planes"};
+  for (const std::string &variant : space.variants)
+    if (kernel::marchesInZ(c.cudaKernels, variant))
+      space.marching.insert(variant);
   space.maxThreadsPerBlock = kernel::kCudaMaxThreadsPerBlock;
   // The grid and index the GPU benchmark times (bench/gpu), which the model was checked on.
   analysis::GpuModelInputs in;

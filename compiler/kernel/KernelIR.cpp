@@ -121,6 +121,20 @@ const Function *SweepKernels::find(const std::string &name) const {
   return nullptr;
 }
 
+const std::vector<std::string> &cudaStepVariants() {
+  static const std::vector<std::string> v = {"gmem", "ro", "traditional", "planes"};
+  return v;
+}
+
+bool marchesInZ(const KernelModule &module, const std::string &variant) {
+  for (const SweepKernels &sweep : module.sweeps)
+    for (const Variant &v : sweep.variants)
+      if (v.name == variant)
+        if (const Function *entry = sweep.find(v.entry); entry && entry->params.planesPerBlock)
+          return true;
+  return false;
+}
+
 int outputAdvancing(const ir::Stencil &s, int field) {
   for (size_t o = 0; o < s.fields.size(); ++o)
     if (s.fields[o].role == ir::FieldRole::Output && s.fields[o].advances == field)

@@ -342,6 +342,15 @@ struct KernelModule {
   RunDefaults runDefaults;
 };
 
+/// CUDA: the variants a step may be launched with (LaunchOptions::variant, the
+/// header's Variant), in the header's order; `twostep` is a launch of its own.
+const std::vector<std::string> &cudaStepVariants();
+
+/// CUDA: whether a step of `variant` marches planes in z in some sweep (its
+/// entry takes nw, Params::planesPerBlock): only then does LaunchOptions::nw
+/// change what it launches.
+bool marchesInZ(const KernelModule &module, const std::string &variant);
+
 /// "m2" for a plane offset of -2, "p0", "p3": plane offsets inside identifiers.
 std::string planeSuffixText(int dz);
 

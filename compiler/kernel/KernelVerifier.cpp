@@ -105,8 +105,7 @@ private:
     if (blockX < 1 || blockY < 1 || blockX * blockY > kCudaMaxThreadsPerBlock)
       problem("", fmt::format("{}: a block of {} x {} threads (1 to {} in all)", where, blockX,
                               blockY, kCudaMaxThreadsPerBlock));
-    const bool marches = variant == "traditional" || variant == "planes";
-    if ((marches || nwForEvery) != (nw > 0))
+    if ((marchesInZ(m_, variant) || nwForEvery) != (nw > 0))
       problem("", fmt::format("{}: nw {} for {}", where, nw, variant));
   }
 

@@ -103,6 +103,7 @@ public:
                                  : "not here: " + why;
     header["ARCH_DEFAULTS"] = archDefaults();
     header["TUNED_LAUNCHES"] = tunedLaunches();
+    header["MARCHING_VARIANTS"] = marchingVariants();
     header["MAX_THREADS_PER_BLOCK"] = std::to_string(kernel::kCudaMaxThreadsPerBlock);
     header["SECOND_OUTPUT_MEMBERS"] = secondOutputMembers(s_, names_);
     source["TWO_STEP_ENTRIES"] = twoStepEntries(s_, names_, kernel_, why);
@@ -128,6 +129,15 @@ private:
                          bytes(l.sharedBytes), bytes(l.maxSharedBytes));
     }
     return out;
+  }
+
+  /// The cases of marchesInZ: the variants whose entry takes nw in some sweep.
+  std::string marchingVariants() const {
+    std::string out;
+    for (const std::string &v : kernel::cudaStepVariants())
+      if (kernel::marchesInZ(module_, v))
+        out += fmt::format("  case Variant::{}:\n", variantEnumerator(v));
+    return out.empty() ? "" : out + "    return true;\n";
   }
 
   /// The header's Variant enumerator of variant `name` ("traditional" -> "Traditional").

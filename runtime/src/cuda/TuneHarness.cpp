@@ -92,13 +92,11 @@ const k::ArchDefaults &archDefaults(int cc) {
   return *d;
 }
 
-bool marches(const std::string &variant) { return variant == "traditional" || variant == "planes"; }
-
 rt::CudaLaunchSpace launchSpace() {
   rt::CudaLaunchSpace space;
   for (k::Variant v : k::kVariants) {
     space.variants.push_back(k::variantName(v));
-    if (marches(k::variantName(v)))
+    if (k::marchesInZ(v))
       space.marching.insert(k::variantName(v));
   }
   space.maxThreadsPerBlock = k::kMaxThreadsPerBlock;
@@ -110,8 +108,7 @@ rt::CudaLaunchSpace launchSpace() {
 rt::CudaLaunch defaults(int cc) {
   static_assert(k::kTunedLaunches.empty(), "the defaults are the untuned ones");
   const k::ArchDefaults &d = archDefaults(cc);
-  const std::string v = k::variantName(d.variant);
-  return {v, d.blockX, d.blockY, marches(v) ? d.nw : 0};
+  return {k::variantName(d.variant), d.blockX, d.blockY, k::marchesInZ(d.variant) ? d.nw : 0};
 }
 
 k::LaunchOptions optionsFor(const rt::CudaLaunch &l, int cc) {
