@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <ctime>
 #include <thread>
 
 namespace stencilc::analysis {
@@ -257,6 +258,13 @@ void mergeEntry(std::map<std::string, TunedEntries<Choice>> &stencils, const std
 }
 
 } // namespace
+
+std::string tuningDate() {
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  return date;
+}
 
 std::string MachineKey::describe() const {
   return fmt::format("{}, {} cores, L1d {}, L2 {}, L3 {}", cpu, cores, bytesText(l1d),

@@ -102,6 +102,9 @@ struct TuningFile {
   std::vector<TunedDevice> devices;   ///< CUDA launches, by GPU
 };
 
+/// Today's date in UTC, YYYY-MM-DD: what an entry records of when it was tuned.
+std::string tuningDate();
+
 /// Reads a tuning file's text; the error names `fileName` and what is wrong
 /// where ("t.json: machines[0].stencils.ete37.float.variant: ...").
 llvm::Expected<TuningFile> parseTuningFile(llvm::StringRef text, llvm::StringRef fileName);

@@ -47,7 +47,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <set>
 #include <tuple>
@@ -300,13 +299,6 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string today() {
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  return date;
-}
-
 /// checkRunFits for `tune`: the harness's `time` holds one random data set,
 /// out of place, and checks time tiling beside it where the search tries it.
 bool checkTuneFits(const CompiledStencil &compiled, const BenchOptions &size, int nd) {
@@ -398,7 +390,7 @@ std::optional<analysis::TunedChoice> tuneStencil(const CompiledStencil &compiled
   c.nx = nx;
   c.ny = ny;
   c.nz = nz;
-  c.date = today();
+  c.date = analysis::tuningDate();
   llvm::outs() << fmt::format("{} ({}), {}x{}x{}, tuned in {:.0f} s:\n", s.name,
                               ir::elemTypeName(s.elemType), nx, ny, nz, secondsSince(start));
   llvm::outs() << fmt::format("  fastest found  {:<66} {:.3g} GPts/s\n", pick.describe(),
@@ -435,6 +427,23 @@ int tuneCuda(driver::LoadOptions options, const BenchOptions &size, analysis::Tu
   o.steps = stepsOption > 0 ? int(stepsOption) : (o.emulate ? 1 : 10);
   o.budgetSeconds = budgetOption;
   o.keep = keepOption;
+  // A result was measured elsewhere with its own grid, index, steps and budget; a prepared
+  // folder is kept whole. What would steer neither is refused rather than ignored.
+  if (!resultOption.empty() || !prepareOption.empty()) {
+    const bool result = !resultOption.empty();
+    std::vector<const llvm::cl::Option *> unused = {&keepOption};
+    if (result)
+      unused.insert(unused.end(),
+                    {&sizeOption, &indexOption, &stepsOption, &budgetOption, &prepareOption});
+    for (const llvm::cl::Option *opt : unused)
+      if (opt->getNumOccurrences()) {
+        driver::reportError(fmt::format("--{}: {}", opt->ArgStr.str(),
+                                        result ? "--result records a run made elsewhere, with "
+                                                 "the options it was prepared with"
+                                               : "--prepare keeps its folder anyway"));
+        return 2;
+      }
+  }
   if (stepsOption.getNumOccurrences() && stepsOption < 1) {
     driver::reportError(
         fmt::format("--steps: {} is not a positive number of steps", int(stepsOption)));

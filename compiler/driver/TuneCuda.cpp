@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <set>
@@ -78,13 +77,6 @@ std::vector<std::string> readLines(const std::string &file) {
     if (!line.empty())
       lines.push_back(line);
   return lines;
-}
-
-std::string today() {
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  return date;
 }
 
 /// One launch of the search space, as the harness prints it.
@@ -341,7 +333,7 @@ readCudaTuneResult(const CompiledStencil &compiled, const std::string &resultFil
   l.nx = r.grid[0];
   l.ny = r.grid[1];
   l.nz = r.grid[2];
-  l.date = today();
+  l.date = analysis::tuningDate();
   return std::make_pair(analysis::DeviceKey{r.device, r.computeCapability}, l);
 }
 

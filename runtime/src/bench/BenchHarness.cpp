@@ -121,19 +121,6 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-template <typename Real> void fillRandom(KernelData &data, int nd) {
-  const KernelInfo &k = data.info();
-  for (size_t f = 0; f < k.fields.size(); ++f)
-    fillRole(data.field(int(f)), k.fields[f].role, 1000 + f, nd);
-  for (size_t t = 0; t < k.tables.size(); ++t) {
-    // Small coefficients keep repeated in-place steps bounded.
-    auto &table = data.template table<Real>(int(t));
-    table.fillRandom(77 + t, Real(-1) / Real(table.rows()), Real(1) / Real(table.rows()));
-  }
-  for (double &s : data.scalars())
-    s = 0.5;
-}
-
 std::vector<int> parseDepths(const std::string &list) {
   std::vector<int> depths;
   std::stringstream in(list);
@@ -150,8 +137,8 @@ template <typename Real>
 bool timeTilingMatches(const KernelInfo &k, int nd, bool inPlace, int depth) {
   GridShape shape{k.dims, 37, 21, k.dims == 3 ? 13 : 1, k.radius};
   KernelData single(k, shape, nd, inPlace), tiled(k, shape, nd, inPlace);
-  fillRandom<Real>(single, nd);
-  fillRandom<Real>(tiled, nd);
+  fillForBench<Real>(single, nd);
+  fillForBench<Real>(tiled, nd);
   constexpr int kSteps = 5;
   for (int s = 0; s < kSteps; ++s) {
     k.run(single.args(), RunOptions{Variant::Naive, 0, 0});
@@ -195,7 +182,7 @@ template <typename Real> int run(int argc, char **argv) {
   std::fflush(stdout);
 
   KernelData data(k, shape, nd, inPlace);
-  fillRandom<Real>(data, nd);
+  fillForBench<Real>(data, nd);
   if (std::string(argv[10]) == "layered")
     fillLayered(data, nd);
   const ErasedArgs args = data.args();
@@ -352,7 +339,7 @@ template <typename Real> int timeList(int argc, char **argv) {
   std::vector<ErasedArgs> args, levels; // levels: rotated by the time-tiled passes
   for (bool l : layered) {
     data.push_back(std::make_unique<KernelData>(k, shape, nd, /*inPlace=*/false));
-    fillRandom<Real>(*data.back(), nd);
+    fillForBench<Real>(*data.back(), nd);
     if (l)
       fillLayered(*data.back(), nd);
     args.push_back(data.back()->args());
@@ -441,7 +428,7 @@ template <typename Real> int inCore(int argc, char **argv) {
   omp_set_num_threads(1); // overlapping rows: one writer, and the rate of one core
 #endif
   KernelData data(k, GridShape{k.dims, nx, ny, nz, k.radius}, nd, /*inPlace=*/false);
-  fillRandom<Real>(data, nd);
+  fillForBench<Real>(data, nd);
   const ErasedArgs real = data.args();
 
   // Strides of 16 and 48 elements: the reads of a point span r (1 + 16 + 48)

@@ -179,21 +179,6 @@ std::optional<std::vector<rt::CudaLaunch>> check(const std::string &dir,
   return passed;
 }
 
-void fill(rt::KernelData &data, int nd, const std::string &index) {
-  const rt::KernelInfo &info = data.info();
-  for (std::size_t f = 0; f < info.fields.size(); ++f)
-    rt::fillRole(data.field(int(f)), info.fields[f].role, 1000 + f, nd);
-  for (std::size_t t = 0; t < info.tables.size(); ++t) {
-    auto &table = data.table<k::Real>(int(t));
-    table.fillRandom(77 + t, k::Real(-1) / k::Real(table.rows()),
-                     k::Real(1) / k::Real(table.rows()));
-  }
-  for (double &s : data.scalars())
-    s = 0.5;
-  if (index == "layered")
-    rt::fillLayered(data, nd);
-}
-
 /// Bytes of every field's grid per point, none sharing storage.
 int bytesPerPoint(const rt::KernelInfo &info) {
   int bytes = 0;
@@ -207,7 +192,9 @@ cuda::SearchResult search(const rt::GridShape &shape, int nd, const std::string 
                           const std::function<std::size_t(const rt::CudaLaunch &)> &indexOf) {
   const rt::KernelInfo &info = k::kernelInfo();
   rt::KernelData data(info, shape, nd, /*inPlace=*/false);
-  fill(data, nd, index);
+  rt::fillForBench<k::Real>(data, nd);
+  if (index == "layered")
+    rt::fillLayered(data, nd);
   cuda::DeviceKernelData device(data);
   cuda::Stream stream;
   cuda::Event start(cuda::Event::Timing::On), end(cuda::Event::Timing::On);

@@ -47,19 +47,6 @@ namespace emu = stencilc::cuda::emu;
 
 namespace {
 
-void fill(rt::KernelData &data, int nd) {
-  const rt::KernelInfo &info = data.info();
-  for (std::size_t f = 0; f < info.fields.size(); ++f)
-    rt::fillRole(data.field(int(f)), info.fields[f].role, 1000 + f, nd);
-  for (std::size_t t = 0; t < info.tables.size(); ++t) {
-    auto &table = data.table<k::Real>(int(t));
-    table.fillRandom(77 + t, k::Real(-1) / k::Real(table.rows()),
-                     k::Real(1) / k::Real(table.rows()));
-  }
-  for (double &s : data.scalars())
-    s = 0.5;
-}
-
 std::string variantList() {
   std::string list;
   for (k::Variant v : k::kVariants)
@@ -97,7 +84,7 @@ int run(int argc, char **argv) {
 
   rt::GridShape shape{info.dims, nx, ny, info.dims == 3 ? nz : 1, info.radius};
   rt::KernelData data(info, shape, nd, /*inPlace=*/false);
-  fill(data, nd);
+  rt::fillForBench<k::Real>(data, nd);
   if (index == "layered")
     rt::fillLayered(data, nd);
   stencilc::cuda::DeviceKernelData device(data);
