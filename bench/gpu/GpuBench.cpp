@@ -5,7 +5,8 @@
 //
 //   gpu-bench-KERNEL FILE.stencil [--size=N | --size=NX,NY,NZ] [--nd=902]
 //                    [--index=random|layered] [--repeats=5] [--steps=10] [--arch=CC]
-//                    [--block-x=BX] [--block-y=BY] [--nw=NW] [--triad-elements=134217728]
+//                    [--block-x=BX] [--block-y=BY] [--nw=NW] [--rows=R]
+//                    [--triad-elements=134217728]
 //                    [--json=FILE]
 //
 //   1. compiles FILE's stencil for its flops and compulsory bytes per point;
@@ -133,6 +134,9 @@ llvm::cl::opt<int> blockYOption("block-y", llvm::cl::init(0),
 llvm::cl::opt<int> nwOption("nw", llvm::cl::init(0),
                             llvm::cl::desc("planes a block marches in z, traditional and planes "
                                            "(default: the arch's)"));
+llvm::cl::opt<int> rowsOption("rows", llvm::cl::init(0),
+                              llvm::cl::desc("output rows per thread of the variants that take "
+                                             "them (traditional; default: 1)"));
 
 /// The architecture whose launch defaults every run takes: --arch, else the device's.
 int launchArch = 0;
@@ -144,6 +148,7 @@ generated::LaunchOptions launchOptions(generated::Variant v) {
   o.blockX = blockXOption;
   o.blockY = blockYOption;
   o.nw = nwOption;
+  o.rows = rowsOption;
   return o;
 }
 
@@ -444,8 +449,9 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
   llvm::errs() << fmt::format("gpu-bench: {} (sm_{}{}); launch defaults of sm_{}\n", prop.name,
                               prop.major, prop.minor, launchArch);
   const std::string launch =
-      fmt::format("launch: sm_{} defaults, block-x {}, block-y {}, nw {} (0: the default)",
-                  launchArch, int(blockXOption), int(blockYOption), int(nwOption));
+      fmt::format("launch: sm_{} defaults, block-x {}, block-y {}, nw {}, rows {} (0: the "
+                  "default)",
+                  launchArch, int(blockXOption), int(blockYOption), int(nwOption), int(rowsOption));
 
   llvm::errs() << "gpu-bench: checking every variant against the reference evaluator\n";
   std::vector<double> errors;
@@ -524,6 +530,7 @@ template <typename Real> int runBench(const CompiledStencil &compiled) {
                                  {"block_x", int(blockXOption)},
                                  {"block_y", int(blockYOption)},
                                  {"nw", int(nwOption)},
+                                 {"rows", int(rowsOption)},
                                  {"triad_gb_per_s", triad},
                                  {"stream_3r1w_gb_per_s", stream3r1w},
                                  {"bytes_per_point", bytes},
@@ -554,6 +561,22 @@ int main(int argc, char **argv) {
       error() << "--variants: unknown variant '" << name << "' (expected " << known << ")\n";
       return 2;
     }
+  }
+  // Rows per thread change only the variants that take them: the others would time as if
+  // the option were not given.
+  const bool allTakeRows =
+      !variantsOption.empty() &&
+      std::all_of(variantsOption.begin(), variantsOption.end(), [](const std::string &name) {
+        for (generated::Variant v : generated::kVariants)
+          if (name == generated::variantName(v))
+            return generated::takesRows(v);
+        return false;
+      });
+  if (rowsOption != 0 && (!allTakeRows || !generated::isRowCount(rowsOption))) {
+    error() << "--rows=" << int(rowsOption)
+            << ": give --variants with only variants that take rows per thread, and one of the "
+               "counts they are compiled for (kRowCounts)\n";
+    return 2;
   }
   try {
     Compiled compiled;

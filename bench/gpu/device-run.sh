@@ -20,7 +20,8 @@
 #       on the GPU machine: runs every packed program (the table stencils with
 #       a random and with a layered index) through the packed loader, then
 #       writes OUT/gpu-run.json (results.py's input: one row per stencil,
-#       type, index and variant with gpts_per_s and fraction_of_triad),
+#       type, index and variant with gpts_per_s and fraction_of_triad; also
+#       traditional at each of row_counts rows per thread, "traditional:rows-R"),
 #       OUT/gpu-run.log (every program's own table) and prints one table.
 #       Then (not with --only) the prepared CUDA tuners, each on the grid the
 #       programs time (OUT/tune-<kernel>.txt: what `stencilc tune --backend
@@ -51,7 +52,11 @@ examples=(acoustic_iso8 ete37 ete73 heat2d laplacian7 lwc_elastic tti)
 # is timed in the same run as rows "traditional:load-ahead-0": where the sweep plan loads
 # traditional's queues a plane ahead, the kernel before that change beside it.
 ahead0_examples=(acoustic_iso8 ete37 laplacian7)
-# `stencilc tune --backend cuda` on the device (float): its search of variant, block and nw,
+# traditional is also timed at these output rows per thread (LaunchOptions::rows), as rows
+# "traditional:rows-R" beside its one row per thread: blocks of 32 x 8/R threads, so that a
+# block covers the 32 x 8 points of the defaults' block with the same shared planes.
+row_counts=(2 4)
+# `stencilc tune --backend cuda` on the device (float): its search of variant, block, nw and rows,
 # the pick confirmed against the launch defaults in the same run.
 tune_examples=(acoustic_iso8 ete37)
 
@@ -129,9 +134,10 @@ run_all() {
   : >"$out/gpu-run.log"
   shopt -s nullglob
   for program in "$bin"/gpu-bench-*; do
-    local kernel=${program##*/gpu-bench-} only_variants=()
+    local kernel=${program##*/gpu-bench-} only_variants=() ahead0=false
     local example=${kernel%_ahead0}
-    [[ $example != "$kernel" ]] && only_variants=(--variants=traditional --row-tag=load-ahead-0)
+    [[ $example != "$kernel" ]] && ahead0=true
+    $ahead0 && only_variants=(--variants=traditional --row-tag=load-ahead-0)
     example=${example%_f32}
     example=${example%_f64}
     local stencil=$root/dsl-examples/$example.stencil
@@ -141,19 +147,32 @@ run_all() {
     grep -q 'grid 2d' "$stencil" && size=$size2
     local fills=(random)
     has_index "$example" && fills=(random layered)
-    for index in "${fills[@]}"; do
-      echo "== $kernel --index=$index --size=$size $*" | tee -a "$out/gpu-run.log"
-      local start=$SECONDS
-      if $launcher "$program" "$stencil" --size="$size" --index="$index" \
-        --json="$out/parts/$kernel-$index.json" "${only_variants[@]}" "$@" \
-        >>"$out/gpu-run.log" 2>&1; then
-        echo "   ok in $((SECONDS - start)) s"
-      else
-        echo "   FAILED (see gpu-run.log)"
-        tail -5 "$out/gpu-run.log"
-        failed+=("$kernel/$index")
+    # Every variant at one row per thread; then traditional at each of its other counts of
+    # rows per thread, as rows "traditional:rows-R" (not for the --load-ahead 0 programs).
+    local passes=("")
+    $ahead0 || passes+=("${row_counts[@]}")
+    for rows in "${passes[@]}"; do
+      local pass_variants=("${only_variants[@]}") part=$kernel
+      if [[ -n $rows ]]; then
+        pass_variants=(--variants=traditional --rows="$rows" --block-y=$((8 / rows))
+          --row-tag="rows-$rows")
+        part=$kernel-rows$rows
       fi
-      ran=$((ran + 1))
+      for index in "${fills[@]}"; do
+        echo "== $kernel --index=$index --size=$size ${pass_variants[*]} $*" |
+          tee -a "$out/gpu-run.log"
+        local start=$SECONDS
+        if $launcher "$program" "$stencil" --size="$size" --index="$index" \
+          --json="$out/parts/$part-$index.json" "${pass_variants[@]}" "$@" \
+          >>"$out/gpu-run.log" 2>&1; then
+          echo "   ok in $((SECONDS - start)) s"
+        else
+          echo "   FAILED (see gpu-run.log)"
+          tail -5 "$out/gpu-run.log"
+          failed+=("$part/$index")
+        fi
+        ran=$((ran + 1))
+      done
     done
   done
   ((ran > 0)) || die "no gpu-bench programs in $bin"
@@ -258,7 +277,7 @@ for line in pathlib.Path(rows).read_text().splitlines():
     launches, grid, pick = {}, None, None
     for words in (l.split() for l in pathlib.Path(result).read_text().splitlines()):
         if words and words[0] in ("checked", "refused"):
-            launches[int(words[1])] = " ".join(words[2:6])
+            launches[int(words[1])] = " ".join(words[2:7])  # variant, block x, y, nw, rows
         elif words and words[0] == "grid":
             grid = [int(w) for w in words[1:4]]
         elif words and words[0] == "pick":

@@ -20,7 +20,7 @@ import json
 import pathlib
 import sys
 
-RUN_KEYS = ("size", "nd", "repeats", "steps", "block_x", "block_y", "nw")
+RUN_KEYS = ("size", "nd", "repeats", "steps", "block_x", "block_y", "nw", "rows")
 
 
 def merge(parts_dir, output, driver):

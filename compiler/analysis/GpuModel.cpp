@@ -45,15 +45,16 @@ std::vector<ir::FuncKind> distinctCalls(const CompiledStencil &c) {
 
 /// Registers a thread of `variant` needs, estimated from what the plan keeps
 /// live: a base for addresses, loop state and the running sum, plus every
-/// register-queue value (traditional) or partial sum (planes); a double
-/// takes two registers. ptxas's figure replaces this when it is measured.
-int estimateRegisters(const CompiledStencil &c, const std::string &variant) {
+/// register-queue value (traditional, one queue per row of the thread) or
+/// partial sum (planes); a double takes two registers. ptxas's figure replaces
+/// this when it is measured.
+int estimateRegisters(const CompiledStencil &c, const std::string &variant, int rows) {
   const int perValue = ir::elemTypeBytes(c.stencil->elemType) / 4;
   constexpr int kBase = 32;
   int values = 0;
   for (const GpuSweepPlan &sweep : c.sweepPlan.gpu.sweeps) {
     if (variant == "traditional")
-      values = std::max(values, sweep.queueValues());
+      values = std::max(values, sweep.queueValues() * rows);
     else if (variant == "planes") {
       int outputs = 0;
       for (const SweepUpdate &u : sweep.updates)
@@ -77,7 +78,8 @@ long sharedBytesPerBlock(const CompiledStencil &c, const std::string &variant,
     const int rx = traditional ? sweep.traditionalRx : sweep.planesRx;
     const int ry = traditional ? sweep.traditionalRy : sweep.planesRy;
     const long tiles = long(traditional ? sweep.traditionalTiles.size() : sweep.planesTiles.size());
-    const long tile = long(in.shape.blockX + 2 * rx) * (in.shape.blockY + 2 * ry) * elem;
+    const int blockRows = in.shape.blockY * (traditional ? in.shape.rowsPerThread : 1);
+    const long tile = long(in.shape.blockX + 2 * rx) * (blockRows + 2 * ry) * elem;
     long rows = 0;
     for (const auto &[table, list] : sweep.sharedRows)
       rows += long(list.size());
@@ -115,7 +117,8 @@ double roundTrips(const CompiledStencil &c, const std::string &variant, const Gp
     const GpuSweepPlan &sweep = c.sweepPlan.gpu.sweeps[i];
     const bool direct = i < directLoads.size() && directLoads[i];
     auto copies = [&](const std::set<int> &tiles, int rx, int ry) {
-      const int tile = (in.shape.blockX + 2 * rx) * (in.shape.blockY + 2 * ry);
+      const int rows = variant == "traditional" ? in.shape.rowsPerThread : 1;
+      const int tile = (in.shape.blockX + 2 * rx) * (in.shape.blockY * rows + 2 * ry);
       return double(tiles.size()) * double((tile + threads - 1) / threads);
     };
     if (variant == "traditional") {
@@ -183,7 +186,8 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
   // Occupancy: registers (allocated in units of 8 per thread, whole warps) and shared memory.
   const int threads = in.shape.blockX * in.shape.blockY;
   p.registersFromPtxas = in.registers.has_value();
-  p.registersPerThread = in.registers ? *in.registers : estimateRegisters(c, variant);
+  const int rows = variant == "traditional" ? in.shape.rowsPerThread : 1;
+  p.registersPerThread = in.registers ? *in.registers : estimateRegisters(c, variant, rows);
   const int warpsPerBlock = (threads + kWarp - 1) / kWarp;
   const long regsPerBlock = long((p.registersPerThread + 7) / 8 * 8) * kWarp * warpsPerBlock;
   int blocks = std::min(g.maxBlocksPerSm, g.maxThreadsPerSm / (warpsPerBlock * kWarp));
@@ -237,7 +241,9 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
   const double sms = g.multiprocessors, clock = g.clockGHz; // GHz: results in GPts/s
   const double loadBytes = kSectorBytes * t.globalLoadSectors;
   p.roundTripsPerPoint = roundTrips(c, variant, in, t.directLoads);
-  p.bytesInFlightPerSm = p.roundTripsPerPoint > 0 ? resident * loadBytes / p.roundTripsPerPoint : 0;
+  // A thread with several rows has each row's loads of a step in flight at once.
+  p.bytesInFlightPerSm =
+      p.roundTripsPerPoint > 0 ? resident * rows * loadBytes / p.roundTripsPerPoint : 0;
   p.bytesInFlightNeeded = machine.bandwidthGBs / sms * g.memoryLatencyNs; // GB/s x ns = bytes
   auto perSecond = [](double rate, double per) {
     return per > 0 ? rate / per : std::numeric_limits<double>::infinity();
@@ -253,7 +259,7 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
                    : std::numeric_limits<double>::infinity()},
       {"latency", p.blocksPerSm == 0
                       ? 0.0
-                      : perSecond(sms * resident, p.roundTripsPerPoint * g.memoryLatencyNs)},
+                      : perSecond(sms * resident * rows, p.roundTripsPerPoint * g.memoryLatencyNs)},
       {"compute", perSecond(machine.peakGflops(type), double(cost.flopsPerPoint))},
   };
   p.predictedGpts = std::numeric_limits<double>::infinity();

@@ -125,7 +125,9 @@ struct Geometry {
   GridExtent extent;
   int warps() const { return (shape.blockX * shape.blockY + kWarp - 1) / kWarp; }
   int blocksX() const { return (extent.nx + shape.blockX - 1) / shape.blockX; }
-  int blocksY() const { return (extent.ny + shape.blockY - 1) / shape.blockY; }
+  /// Rows of points a block covers: blockY threads, each with rowsPerThread rows.
+  int blockRows() const { return shape.blockY * shape.rowsPerThread; }
+  int blocksY() const { return (extent.ny + blockRows() - 1) / blockRows(); }
 };
 
 /// Blocks along x that stand for others: every one when a block is not a whole
@@ -184,7 +186,8 @@ public:
       return z ^ (z >> 31);
     };
     const GridExtent &e = g.extent;
-    const int bx = g.shape.blockX, by = g.shape.blockY, threads = bx * by;
+    // A block's points (with several rows per thread, more than its threads).
+    const int bx = g.shape.blockX, by = g.blockRows(), threads = bx * by;
     const bool threeD = e.nz > 1;
     const double depth = threeD ? e.nz : e.ny;
     double sectors = 0, wavefronts = 0, blockSectors = 0;
@@ -352,10 +355,11 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
                             : GatherCosts(index, columns, elem, g, g.shape.planesPerBlock).cost();
   const GridExtent &e = g.extent;
   const int bx = g.shape.blockX, by = g.shape.blockY, nw = g.shape.planesPerBlock;
+  const int rows = g.shape.rowsPerThread; // a block covers by * rows rows of points
   const std::set<int> &tiled = traditional ? plan.traditionalTiles : plan.planesTiles;
   const int rx = traditional ? plan.traditionalRx : plan.planesRx;
   const int ry = traditional ? plan.traditionalRy : plan.planesRy;
-  const int tileW = bx + 2 * rx, tileSize = tileW * (by + 2 * ry), threads = bx * by;
+  const int tileW = bx + 2 * rx, tileSize = tileW * (by * rows + 2 * ry), threads = bx * by;
   int dzLow = 0, dzHigh = 0;
   for (const Access &a : r.reads)
     dzLow = std::min(dzLow, a.dz), dzHigh = std::max(dzHigh, a.dz);
@@ -376,7 +380,7 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
     for (auto [byi, wy] : blockClassesY(g))
       for (auto [planes, wz] : marches) {
         const double weight = wx * wy * wz;
-        const long x0 = long(bxi) * bx, y0 = long(byi) * by;
+        const long x0 = long(bxi) * bx, y0 = long(byi) * by * rows;
         SectorSet block;
         // Steps of the march: traditional one per output plane; planes one per
         // input plane, from dzLow below the first output to dzHigh above the last.
@@ -384,12 +388,7 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
         const int barriersPerStep = traditional && plan.traditionalBuffers == 2 ? 1 : 2;
         tally.t.barriers += weight * (steps * barriersPerStep + (stagedRows ? 1 : 0));
         for (int w = 0; w < g.warps(); ++w) {
-          std::vector<std::pair<int, int>> lanes, activeLanes;
-          for (auto [tx, ty] : warpLanes(w, bx, by)) {
-            lanes.push_back({tx, ty});
-            if (x0 + tx < e.nx && y0 + ty < e.ny)
-              activeLanes.push_back({tx, ty});
-          }
+          const std::vector<std::pair<int, int>> lanes = warpLanes(w, bx, by);
           // Tiles: element i of a plane by thread i, i + threads, ...
           for (size_t f = 0; f < tiled.size(); ++f) {
             const int bytes = elem;
@@ -411,66 +410,73 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
               tally.sharedRequest(requestWavefronts(words, bytes), weight * steps);
             }
           }
-          if (activeLanes.empty())
-            continue;
-          auto request = [&](int dx, int dy, int bytes) {
-            std::vector<std::pair<long, long>> points;
-            for (auto [tx, ty] : activeLanes)
-              points.push_back({y0 + ty + dy, x0 + tx + dx});
-            return requestSectors(points, bytes);
-          };
-          auto sharedRead = [&](int dx, int dy) {
-            std::vector<long> words;
-            for (auto [tx, ty] : activeLanes)
-              words.push_back(long((ty + ry + dy) * tileW + tx + rx + dx) * elem);
-            return requestWavefronts(words, elem);
-          };
-          for (const Lookup &l : r.lookups) {
-            const double times = traditional ? 1.0 : double(l.planesTimes);
-            if (l.shared)
-              tally.sharedRequest(gc.wavefronts, weight * planes * times);
-            else
-              tally.loadRequest(gc.sectors, weight * planes * times);
-          }
-          if (traditional) {
-            // Queues: the newest plane of each column per step, the rest once per march.
-            for (const auto &[column, span] : plan.queues) {
-              auto [field, dx, dy] = column;
-              int bytes = elem; // an index field's values may be narrower
-              for (const Access &a : r.reads)
-                if (a.field == field)
-                  bytes = a.bytes;
-              tally.loadRequest(request(dx, dy, bytes),
-                                weight * (planes + span.second - span.first));
+          // This warp's points: its lanes' columns on each of a thread's rows (blockDim.y apart).
+          for (int row = 0; row < rows; ++row) {
+            std::vector<std::pair<int, int>> activeLanes;
+            for (auto [tx, ty] : lanes)
+              if (x0 + tx < e.nx && y0 + ty + row * by < e.ny)
+                activeLanes.push_back({tx, ty + row * by});
+            if (activeLanes.empty())
+              continue;
+            auto request = [&](int dx, int dy, int bytes) {
+              std::vector<std::pair<long, long>> points;
+              for (auto [tx, ty] : activeLanes)
+                points.push_back({y0 + ty + dy, x0 + tx + dx});
+              return requestSectors(points, bytes);
+            };
+            auto sharedRead = [&](int dx, int dy) {
+              std::vector<long> words;
+              for (auto [tx, ty] : activeLanes)
+                words.push_back(long((ty + ry + dy) * tileW + tx + rx + dx) * elem);
+              return requestWavefronts(words, elem);
+            };
+            for (const Lookup &l : r.lookups) {
+              const double times = traditional ? 1.0 : double(l.planesTimes);
+              if (l.shared)
+                tally.sharedRequest(gc.wavefronts, weight * planes * times);
+              else
+                tally.loadRequest(gc.sectors, weight * planes * times);
             }
-            for (const Access &a : r.reads) {
-              if (tiled.count(a.field) && a.dz == 0) { // the current plane, from the tile
-                tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
-                continue;
+            if (traditional) {
+              // Queues: the newest plane of each column per step, the rest once per march.
+              for (const auto &[column, span] : plan.queues) {
+                auto [field, dx, dy] = column;
+                int bytes = elem; // an index field's values may be narrower
+                for (const Access &a : r.reads)
+                  if (a.field == field)
+                    bytes = a.bytes;
+                tally.loadRequest(request(dx, dy, bytes),
+                                  weight * (planes + span.second - span.first));
               }
-              auto queue = plan.queues.find({a.field, a.dx, a.dy});
-              if (queue != plan.queues.end() && a.dz >= queue->second.first &&
-                  a.dz <= queue->second.second)
-                continue; // in the column's register queue
-              tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes);
-            }
-          } else {
-            // Every point of a tiled field is read from the tile of its input plane; a
-            // field read in the coefficients is loaded once per plane offset that uses it.
-            for (const Access &a : r.reads) {
-              if (tiled.count(a.field))
-                tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
-              else {
-                auto loads = r.planesLoads.find(a.field);
-                double times = loads == r.planesLoads.end() ? 1.0 : double(loads->second);
-                tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes * times);
+              for (const Access &a : r.reads) {
+                if (tiled.count(a.field) && a.dz == 0) { // the current plane, from the tile
+                  tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
+                  continue;
+                }
+                auto queue = plan.queues.find({a.field, a.dx, a.dy});
+                if (queue != plan.queues.end() && a.dz >= queue->second.first &&
+                    a.dz <= queue->second.second)
+                  continue; // in the column's register queue
+                tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes);
+              }
+            } else {
+              // Every point of a tiled field is read from the tile of its input plane; a
+              // field read in the coefficients is loaded once per plane offset that uses it.
+              for (const Access &a : r.reads) {
+                if (tiled.count(a.field))
+                  tally.sharedRequest(sharedRead(a.dx, a.dy), weight * planes);
+                else {
+                  auto loads = r.planesLoads.find(a.field);
+                  double times = loads == r.planesLoads.end() ? 1.0 : double(loads->second);
+                  tally.loadRequest(request(a.dx, a.dy, a.bytes), weight * planes * times);
+                }
               }
             }
-          }
-          for (size_t o = 0; o < r.outputs.size(); ++o) {
-            if (r.accumulates)
-              tally.loadRequest(request(0, 0, elem), weight * planes);
-            tally.storeRequest(request(0, 0, elem), weight * planes);
+            for (size_t o = 0; o < r.outputs.size(); ++o) {
+              if (r.accumulates)
+                tally.loadRequest(request(0, 0, elem), weight * planes);
+              tally.storeRequest(request(0, 0, elem), weight * planes);
+            }
           }
         }
         // Table rows staged once per block: columns elements each, coalesced.
@@ -482,10 +488,10 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
         }
         // What the block touches: tiles and queues over its planes, other reads on its outputs.
         const long xEnd = std::min<long>(x0 + bx, e.nx) - 1;
-        const long yEnd = std::min<long>(y0 + by, e.ny) - 1;
+        const long yEnd = std::min<long>(y0 + by * rows, e.ny) - 1;
         for (const Access &a : r.reads) {
           if (tiled.count(a.field)) {
-            for (long y = y0 - ry; y <= std::min<long>(y0 + by + ry - 1, e.ny + ry - 1); ++y)
+            for (long y = y0 - ry; y <= std::min<long>(y0 + by * rows + ry - 1, e.ny + ry - 1); ++y)
               for (int z = dzLow; z < planes + dzHigh; ++z)
                 block.add(a.field, z, y, x0 - rx, std::min<long>(x0 + bx + rx - 1, e.nx + rx - 1),
                           elem);
@@ -526,6 +532,8 @@ GpuTraffic gpuTraffic(const CompiledStencil &c, const std::string &variant,
   const ir::Stencil &s = *c.stencil;
   const int elem = ir::elemTypeBytes(s.elemType);
   Geometry g{shape, extent};
+  if (variant != "traditional")
+    g.shape.rowsPerThread = 1; // the other variants take a thread per column
   if (s.dims == 2) {
     g.extent.nz = 1;
   }

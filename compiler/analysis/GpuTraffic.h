@@ -28,6 +28,7 @@ namespace stencilc::analysis {
 struct GpuLaunchShape {
   int blockX = 32, blockY = 8;
   int planesPerBlock = 32; ///< nw of traditional and planes
+  int rowsPerThread = 1;   ///< rows of traditional (LaunchOptions::rows), blockDim.y apart
 };
 
 /// The interior points a step computes (x first).

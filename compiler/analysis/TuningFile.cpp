@@ -64,6 +64,7 @@ llvm::json::Object launchObject(const TunedLaunch &l) {
       {"block_x", l.blockX},
       {"block_y", l.blockY},
       {"nw", l.nw},
+      {"rows", l.rows},
       {"gpts_per_s", l.gptsPerSecond},
       {"default_gpts_per_s", l.defaultGptsPerSecond},
       {"size", llvm::json::Array{l.nx, l.ny, l.nz}},
@@ -186,9 +187,9 @@ TunedChoice readChoice(Reader &r, const llvm::json::Object &o, const std::string
 }
 
 TunedLaunch readLaunch(Reader &r, const llvm::json::Object &o, const std::string &where) {
-  r.onlyKeys(
-      o, where,
-      {"variant", "block_x", "block_y", "nw", "gpts_per_s", "default_gpts_per_s", "size", "date"});
+  r.onlyKeys(o, where,
+             {"variant", "block_x", "block_y", "nw", "rows", "gpts_per_s", "default_gpts_per_s",
+              "size", "date"});
   TunedLaunch l;
   l.variant = r.string(o, where, "variant");
   if (!r.failed() && l.variant != "gmem" && l.variant != "ro" && l.variant != "traditional" &&
@@ -199,6 +200,7 @@ TunedLaunch readLaunch(Reader &r, const llvm::json::Object &o, const std::string
   l.blockX = int(r.integer(o, where, "block_x", 1, 1024));
   l.blockY = int(r.integer(o, where, "block_y", 1, 1024));
   l.nw = int(r.integer(o, where, "nw", 0, 1 << 20));
+  l.rows = int(r.optionalInteger(o, where, "rows", 1, 64, 1));
   l.gptsPerSecond = r.number(o, where, "gpts_per_s");
   l.defaultGptsPerSecond = r.number(o, where, "default_gpts_per_s");
   readSize(r, o, where, l.nx, l.ny, l.nz);

@@ -86,6 +86,7 @@ struct TunedLaunch {
   std::string variant;             ///< gmem, ro, traditional, planes
   int blockX = 0, blockY = 0;      ///< threads per block
   int nw = 0;                      ///< planes a marching block takes in z; 0 for the others
+  int rows = 1;                    ///< output rows per thread (1 where the variant takes none)
   double gptsPerSecond = 0;        ///< measured for this launch
   double defaultGptsPerSecond = 0; ///< measured for the launch defaults, same run
   int nx = 0, ny = 0, nz = 0;      ///< the grid it was measured on

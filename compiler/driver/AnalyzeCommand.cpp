@@ -20,6 +20,7 @@
 #include "driver/AnalyzeOrders.h"
 #include "driver/Driver.h"
 #include "driver/PlanOptions.h"
+#include "kernel/KernelIR.h"
 #include "target/CudaArchs.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -65,6 +66,11 @@ llvm::cl::opt<int> blockX("block-x", llvm::cl::desc("GPU block width for on-chip
 llvm::cl::opt<int> blockY("block-y", llvm::cl::desc("GPU block height for on-chip bytes"),
                           llvm::cl::init(8), llvm::cl::sub(analyzeCommand));
 // The GPU model (--machine naming a GPU file with a "gpu" object).
+llvm::cl::opt<int> gpuRows("rows",
+                           llvm::cl::desc("GPU model: output rows per thread of traditional "
+                                          "(LaunchOptions::rows; default 1)"),
+                           llvm::cl::value_desc("n"), llvm::cl::init(1),
+                           llvm::cl::sub(analyzeCommand));
 llvm::cl::list<int> gpuSize(
     "size", llvm::cl::desc("GPU model: the grid, NX,NY,NZ (NX,NY in 2D; default 512,512,400)"),
     llvm::cl::value_desc("NX,NY,NZ"), llvm::cl::CommaSeparated, llvm::cl::sub(analyzeCommand));
@@ -191,13 +197,22 @@ int runAnalyze() {
       in.extent = {gpuSize[0], gpuSize[1], gpuSize.size() == 3 ? gpuSize[2] : 1};
     }
     in.shape.blockX = blockX, in.shape.blockY = blockY;
+    const std::vector<int> &counts = kernel::cudaRowCounts();
+    if (std::find(counts.begin(), counts.end(), int(gpuRows)) == counts.end()) {
+      driver::reportError(fmt::format("--rows: {} is not a count of rows per thread traditional "
+                                      "is compiled for (1, 2 or 4)",
+                                      int(gpuRows)));
+      return 2;
+    }
+    in.shape.rowsPerThread = gpuRows;
     if (const target::CudaArch *arch = target::findCudaArch(target->name))
       in.shape.planesPerBlock = arch->launch.planesPerBlock;
     in.index = gpuIndex;
     in.tableColumns = target->nd;
-  } else if (!gpuSize.empty() || gpuIndex.getNumOccurrences() || gpuPtxas) {
-    driver::reportError("--size, --index and --ptxas need --machine naming a GPU file with "
-                        "\"gpu\" figures (bench/machines/h200.json)");
+  } else if (!gpuSize.empty() || gpuIndex.getNumOccurrences() || gpuPtxas ||
+             gpuRows.getNumOccurrences()) {
+    driver::reportError("--size, --index, --rows and --ptxas need --machine naming a GPU file "
+                        "with \"gpu\" figures (bench/machines/h200.json)");
     return 2;
   }
   bool writeAllocate = machine ? machine->writeAllocate : target->writeAllocate;

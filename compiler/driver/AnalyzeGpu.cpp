@@ -104,12 +104,13 @@ void printGpuModel(const std::vector<analysis::GpuPrediction> &rows,
                    const analysis::Machine &machine, const GpuModelRequest &request,
                    llvm::raw_ostream &os) {
   const analysis::GpuModelInputs &in = request.inputs;
-  os << fmt::format("  GPU model                {}x{}x{} points, block {}x{}, nw {}, {} index, "
-                    "Nd {} (docs/PERFORMANCE-MODEL.md §GPU model)\n",
-                    in.extent.nx, in.extent.ny, in.extent.nz, in.shape.blockX, in.shape.blockY,
-                    in.shape.planesPerBlock,
-                    in.index == analysis::IndexFill::Random ? "random" : "layered",
-                    in.tableColumns);
+  os << fmt::format(
+      "  GPU model                {}x{}x{} points, block {}x{}, nw {}, {} "
+      "row{} per thread (traditional), {} index, Nd {} "
+      "(docs/PERFORMANCE-MODEL.md §GPU model)\n",
+      in.extent.nx, in.extent.ny, in.extent.nz, in.shape.blockX, in.shape.blockY,
+      in.shape.planesPerBlock, in.shape.rowsPerThread, in.shape.rowsPerThread == 1 ? "" : "s",
+      in.index == analysis::IndexFill::Random ? "random" : "layered", in.tableColumns);
   os << fmt::format("  {:<12} {:>7} {:>7} {:>9} {:>9} {:>5} {:>7} {:>9}", "variant", "DRAM B",
                     "L2 B", "shared wf", "warp ins", "regs", "spill B", "occupancy");
   for (const analysis::GpuBoundTerm &term : rows.front().terms)
@@ -159,6 +160,10 @@ bool measureKernels(const CompiledStencil &c, const std::string &arch, int table
   if (!ok)
     return false;
   for (const backend::KernelResources &r : rows) {
+    // The instance of the rows per thread the model predicts (traditional's kRows).
+    const bool traditional = r.variant.starts_with("traditional");
+    if (r.rows != (traditional ? request.inputs.shape.rowsPerThread : 1))
+      continue;
     if (r.sweep == 0 && !request.registers.count(r.variant))
       request.registers[r.variant] = r.registers;
     request.instructions[r.variant] += r.ptxInstructions;

@@ -2,7 +2,7 @@
 //
 //   stencilc emulate FILE --backend cuda [--variant V] [--size N|NX,NY,NZ] [--type float|double]
 //                    [--index random|layered] [--nd N] [--arch sm_XY] [--shared-bytes B]
-//                    [--json] [--keep]
+//                    [--rows R] [--json] [--keep]
 //
 // Generates the CUDA kernels of one stencil, compiles the counting build of
 // them with the host compiler (the kernel's translation unit with
@@ -22,6 +22,7 @@
 #include "driver/CompileOptions.h"
 #include "driver/Driver.h"
 #include "driver/FileOutput.h"
+#include "kernel/KernelIR.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -90,6 +91,11 @@ llvm::cl::opt<int> emulateSharedBytes(
     llvm::cl::desc("Shared memory a block may use (LaunchOptions::sharedBytes; default: the "
                    "generated header's for --arch, 48 KiB)"),
     llvm::cl::value_desc("bytes"), llvm::cl::init(0), llvm::cl::sub(emulateCommand));
+llvm::cl::opt<int> emulateRows(
+    "rows",
+    llvm::cl::desc("Output rows per thread of the variants that take them (LaunchOptions::rows; "
+                   "with --variant naming only such variants, traditional)"),
+    llvm::cl::value_desc("n"), llvm::cl::init(0), llvm::cl::sub(emulateCommand));
 llvm::cl::opt<bool> emulateJson("json", llvm::cl::desc("Print the counts as JSON"),
                                 llvm::cl::sub(emulateCommand));
 llvm::cl::opt<bool> emulateKeep("keep", llvm::cl::desc("Keep the generated files and the harness"),
@@ -332,7 +338,7 @@ int runVariant(const CompiledStencil &compiled, const driver::GenTarget &target,
   llvm::sys::ProcessInfo run;
   if (!start({program, std::to_string(size[0]), std::to_string(size[1]), std::to_string(size[2]),
               variant, index, std::to_string(nd), target.arch.substr(3),
-              std::to_string(emulateSharedBytes)},
+              std::to_string(emulateSharedBytes), std::to_string(emulateRows)},
              out, run))
     return 1;
   if (int status = finish(run, "the emulated step"); status != 0) {
@@ -370,6 +376,7 @@ int runVariant(const CompiledStencil &compiled, const driver::GenTarget &target,
       perPointObject[kCounterNames[c]] = perPoint[c];
     reports.push_back(llvm::json::Object{{"stencil", s.name},
                                          {"variant", variant},
+                                         {"rows", std::max(1, int(emulateRows))},
                                          {"type", type},
                                          {"index", index},
                                          {"size", llvm::json::Array{size[0], size[1], size[2]}},
@@ -488,6 +495,22 @@ int runEmulate() {
   if (nd < 1) {
     driver::reportError(fmt::format("--nd: {} is not a positive number of table columns", nd));
     return 2;
+  }
+  if (emulateRows.getNumOccurrences()) {
+    const std::vector<int> counts = kernel::rowCounts(c.cudaKernels, "traditional");
+    for (const std::string &name : requested)
+      if (kernel::rowCounts(c.cudaKernels, name).size() < 2) {
+        driver::reportError(fmt::format("--rows: variant {} takes one row per thread; name only "
+                                        "variants that take more (traditional) with --variant",
+                                        name));
+        return 2;
+      }
+    if (std::find(counts.begin(), counts.end(), int(emulateRows)) == counts.end()) {
+      driver::reportError(fmt::format("--rows: {} is not a count of rows per thread the kernels "
+                                      "are compiled for",
+                                      int(emulateRows)));
+      return 2;
+    }
   }
   if (emulateSharedBytes < 0) {
     driver::reportError(fmt::format("--shared-bytes: {} is negative", emulateSharedBytes));

@@ -51,6 +51,7 @@ std::vector<kernel::TunedLaunch> tunedCudaLaunches(const analysis::TuningFile &f
   for (const auto &[device, l] :
        analysis::launchesFor(file, stencil.name, analysis::stencilHash(stencil), type))
     out.push_back({device.name, device.computeCapability, l.variant, l.blockX, l.blockY, l.nw,
+                   l.rows,
                    fmt::format("Tuned by `stencilc tune --backend cuda` ({}) on {} at {}x{}x{}: "
                                "{:.3f} GPts/s against {:.3f} for the launch defaults, same run.",
                                llvm::sys::path::filename(fileName).str(), l.date, l.nx, l.ny, l.nz,
@@ -74,17 +75,21 @@ bool applyModelLaunch(CompiledStencil &c, const analysis::Machine &machine,
   }
   rt::CudaLaunchSpace space;
   space.variants = analysis::cudaVariants();
-  for (const std::string &variant : space.variants)
+  for (const std::string &variant : space.variants) {
     if (kernel::marchesInZ(c.cudaKernels, variant))
       space.marching.insert(variant);
+    if (std::vector<int> rows = kernel::rowCounts(c.cudaKernels, variant); rows.size() > 1)
+      space.rowCounts[variant] = rows;
+  }
   space.maxThreadsPerBlock = kernel::kCudaMaxThreadsPerBlock;
   // The grid and index the GPU benchmark times (bench/gpu), which the model was checked on.
   analysis::GpuModelInputs in;
   auto predict = [&](const rt::CudaLaunch &l) {
-    in.shape = {l.blockX, l.blockY, l.nw > 0 ? l.nw : row->planesPerBlock};
+    in.shape = {l.blockX, l.blockY, l.nw > 0 ? l.nw : row->planesPerBlock, l.rows};
     return analysis::predictGpu(c, l.variant, machine, in);
   };
-  const rt::CudaLaunch table{row->variant, row->blockX, row->blockY, row->planesPerBlock};
+  const rt::CudaLaunch table{row->variant, row->blockX, row->blockY, row->planesPerBlock,
+                             row->rowsPerThread};
   const analysis::GpuPrediction tablePrediction = predict(table);
   rt::CudaLaunch best = table;
   analysis::GpuPrediction bestPrediction = tablePrediction;
@@ -98,12 +103,14 @@ bool applyModelLaunch(CompiledStencil &c, const analysis::Machine &machine,
   row->blockY = best.blockY;
   if (best.nw > 0)
     row->planesPerBlock = best.nw;
+  row->rowsPerThread = best.rows;
   // The file's name, not its path, as for tuning files.
   row->origin = fmt::format(
-      "{}: from the GPU model on {} ({}), predicted, not measured:\n{} {} x {}{}: {:.1f} GPts/s "
+      "{}: from the GPU model on {} ({}), predicted, not measured:\n{} {} x {}{}{}: {:.1f} GPts/s "
       "({} bound) at {}x{}x{}; {} {} x {}: {:.1f}.",
       arch, llvm::sys::path::filename(machineFile).str(), machine.name, best.variant, best.blockX,
-      best.blockY, best.nw > 0 ? fmt::format(", nw {}", best.nw) : "", bestPrediction.predictedGpts,
+      best.blockY, best.nw > 0 ? fmt::format(", nw {}", best.nw) : "",
+      best.rows > 1 ? fmt::format(", {} rows/thread", best.rows) : "", bestPrediction.predictedGpts,
       bestPrediction.bound, in.extent.nx, in.extent.ny, in.extent.nz, table.variant, table.blockX,
       table.blockY, tablePrediction.predictedGpts);
   return true;

@@ -82,10 +82,11 @@ std::vector<std::string> readLines(const std::string &file) {
 /// One launch of the search space, as the harness prints it.
 struct Launch {
   std::string variant;
-  int blockX = 0, blockY = 0, nw = 0;
+  int blockX = 0, blockY = 0, nw = 0, rows = 1;
   std::string describe() const {
-    return nw ? fmt::format("{} {}x{}, nw {}", variant, blockX, blockY, nw)
-              : fmt::format("{} {}x{}", variant, blockX, blockY);
+    return fmt::format("{} {}x{}{}{}", variant, blockX, blockY,
+                       nw ? fmt::format(", nw {}", nw) : "",
+                       rows > 1 ? fmt::format(", {} rows/thread", rows) : "");
   }
 };
 
@@ -125,7 +126,7 @@ bool readHarnessResult(const std::string &file, HarnessResult &r, std::string &w
     } else if (tag == "checked" || tag == "refused") {
       size_t n = 0;
       Launch l;
-      if (!(words >> n >> l.variant >> l.blockX >> l.blockY >> l.nw))
+      if (!(words >> n >> l.variant >> l.blockX >> l.blockY >> l.nw >> l.rows))
         continue;
       if (r.launches.size() <= n)
         r.launches.resize(n + 1);
@@ -328,6 +329,7 @@ readCudaTuneResult(const CompiledStencil &compiled, const std::string &resultFil
   l.blockX = pick.blockX;
   l.blockY = pick.blockY;
   l.nw = pick.nw;
+  l.rows = pick.rows;
   l.gptsPerSecond = gpts(r.pickSeconds);
   l.defaultGptsPerSecond = gpts(r.defaultSeconds);
   l.nx = r.grid[0];

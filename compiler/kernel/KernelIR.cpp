@@ -135,6 +135,20 @@ bool marchesInZ(const KernelModule &module, const std::string &variant) {
   return false;
 }
 
+std::vector<int> rowCounts(const KernelModule &module, const std::string &variant) {
+  for (const SweepKernels &sweep : module.sweeps)
+    for (const Variant &v : sweep.variants)
+      if (v.name == variant)
+        if (const Function *entry = sweep.find(v.entry); entry && !entry->rowCounts.empty())
+          return entry->rowCounts;
+  return {1};
+}
+
+const std::vector<int> &cudaRowCounts() {
+  static const std::vector<int> counts = {1, 2, 4};
+  return counts;
+}
+
 int outputAdvancing(const ir::Stencil &s, int field) {
   for (size_t o = 0; o < s.fields.size(); ++o)
     if (s.fields[o].role == ir::FieldRole::Output && s.fields[o].advances == field)

@@ -214,6 +214,7 @@ struct Params {
   bool zRange = false;         ///< CPU driver: z0, z1 (rows of several planes)
   bool planesPerBlock = false; ///< CUDA: nw
   bool stageAuto = false;      ///< CUDA: template <bool kStageAuto>
+  bool rowsPerThread = false;  ///< CUDA: template <int kRows> (Function::rowCounts)
 };
 
 /// A multi-to-one register queue: the points of column (dx, dy) of a field
@@ -266,6 +267,12 @@ struct Function {
   /// plane z loads the planes step z + 1 reads, so they are in flight while
   /// plane z computes, and the queues hold every column read from memory.
   int loadAhead = 0;
+  /// CUDA: the rows of output points each thread of a march computes, one
+  /// kernel per count (template <int kRows>, LaunchOptions::rows): a thread's
+  /// rows are blockDim.y apart, so a block covers kRows times its threads in
+  /// y and its shared planes' halo rows are loaded once for all of them. Empty:
+  /// one row per thread, no such parameter.
+  std::vector<int> rowCounts;
   /// CUDA: coefficients (`in` and index fields) through the read-only cache,
   /// and where each (table, row) is read from (absent: read-only cache).
   bool readOnlyCoefficients = false;
@@ -300,6 +307,7 @@ struct ArchLaunch {
   std::string variant;       ///< where LaunchOptions names none and no tuned launch applies
   int blockX = 0, blockY = 0;
   int planesPerBlock = 0; ///< `nw` of traditional and planes
+  int rowsPerThread = 1;  ///< `rows` of the variants with Function::rowCounts
   int sharedBytes = 0;    ///< shared memory a block may use unless the caller says otherwise
   int maxSharedBytes = 0; ///< the architecture's opt-in limit per block
   /// Where variant, block and nw come from where not the architecture's table
@@ -320,7 +328,8 @@ struct TunedLaunch {
   int computeCapability = 0; ///< 90
   std::string variant;       ///< gmem, ro, traditional, planes
   int blockX = 0, blockY = 0;
-  int nw = 0; ///< 0 for the variants that do not march in z
+  int nw = 0;   ///< 0 for the variants that do not march in z
+  int rows = 1; ///< rows per thread: 1 for the variants without Function::rowCounts
   /// Where it comes from, for the header: the tuning file, the date, the speeds measured.
   std::string origin;
 };
@@ -350,6 +359,14 @@ const std::vector<std::string> &cudaStepVariants();
 /// entry takes nw, Params::planesPerBlock): only then does LaunchOptions::nw
 /// change what it launches.
 bool marchesInZ(const KernelModule &module, const std::string &variant);
+
+/// CUDA: the rows per thread a step of `variant` may take (LaunchOptions::rows,
+/// its entries' Function::rowCounts, the same in every sweep); {1} for a
+/// variant without the choice.
+std::vector<int> rowCounts(const KernelModule &module, const std::string &variant);
+
+/// CUDA: the rows per thread the lowering instantiates marching kernels with.
+const std::vector<int> &cudaRowCounts();
 
 /// "m2" for a plane offset of -2, "p0", "p3": plane offsets inside identifiers.
 std::string planeSuffixText(int dz);

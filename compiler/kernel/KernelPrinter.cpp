@@ -49,6 +49,8 @@ public:
       params.push_back("nw planes per block");
     if (f.params.stageAuto)
       params.push_back("kStageAuto");
+    if (f.params.rowsPerThread)
+      params.push_back("kRows");
     for (size_t i = 0; i < params.size(); ++i)
       os_ << (i ? ", " : " (") << params[i] << (i + 1 == params.size() ? ")" : "");
     os_ << "\n";
@@ -73,6 +75,12 @@ public:
                                              : "");
       if (f.steps > 1)
         os_ << fmt::format("    steps per launch: {}, rings of {} planes\n", f.steps, 2 * f.rz + 1);
+      if (!f.rowCounts.empty()) {
+        std::vector<std::string> counts;
+        for (int n : f.rowCounts)
+          counts.push_back(std::to_string(n));
+        os_ << "    rows per thread: " << llvm::join(counts, ", ") << " (blockDim.y apart)\n";
+      }
     }
     for (const Queue &q : f.queues)
       os_ << fmt::format("    queue {}({:+}, {:+}) planes z{:+}..z{:+}\n", field(q.field), q.dx,
@@ -246,9 +254,10 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
   if (!module.launchDefaults.empty())
     os << "launch defaults (LaunchOptions left at zero; the newest not newer than the GPU)\n";
   for (const ArchLaunch &l : module.launchDefaults) {
-    os << fmt::format("  {}: {}, block {} x {}, nw {}, shared {} bytes (opt-in limit {}){}\n",
-                      l.arch, l.variant, l.blockX, l.blockY, l.planesPerBlock, l.sharedBytes,
-                      l.maxSharedBytes, l.arch == module.plannedArch ? ", planned for" : "");
+    os << fmt::format(
+        "  {}: {}, block {} x {}, nw {}, rows {}, shared {} bytes (opt-in limit {}){}\n", l.arch,
+        l.variant, l.blockX, l.blockY, l.planesPerBlock, l.rowsPerThread, l.sharedBytes,
+        l.maxSharedBytes, l.arch == module.plannedArch ? ", planned for" : "");
     for (llvm::StringRef line : llvm::split(l.origin, '\n'))
       if (!line.empty())
         os << "    " << line << "\n";
@@ -256,8 +265,8 @@ void printKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_os
   if (!module.tunedLaunches.empty())
     os << "tuned launches (LaunchOptions left at their defaults, on the GPU named)\n";
   for (const TunedLaunch &t : module.tunedLaunches)
-    os << fmt::format("  \"{}\" (sm_{}): {} block {} x {}, nw {}\n", t.device, t.computeCapability,
-                      t.variant, t.blockX, t.blockY, t.nw);
+    os << fmt::format("  \"{}\" (sm_{}): {} block {} x {}, nw {}, rows {}\n", t.device,
+                      t.computeCapability, t.variant, t.blockX, t.blockY, t.nw, t.rows);
 }
 
 void explainKernels(const ir::Stencil &s, const KernelModule &module, llvm::raw_ostream &os) {

@@ -46,7 +46,7 @@ public:
       tunedLaunch(t);
     for (const ArchLaunch &l : m_.launchDefaults)
       launchShape(fmt::format("launch defaults of {}", l.arch), l.variant, l.blockX, l.blockY,
-                  l.planesPerBlock, /*nwForEvery=*/true);
+                  l.planesPerBlock, l.rowsPerThread, /*nwForEvery=*/true);
   }
 
 private:
@@ -85,7 +85,7 @@ private:
           return c == '"' || c == '\\' || !std::isprint(static_cast<unsigned char>(c));
         }))
       problem("", where + ": the name has a quote, a backslash or a character that does not print");
-    launchShape(where, t.variant, t.blockX, t.blockY, t.nw, /*nwForEvery=*/false);
+    launchShape(where, t.variant, t.blockX, t.blockY, t.nw, t.rows, /*nwForEvery=*/false);
     if (t.origin.empty())
       problem("", where + ": no origin for the header to give");
     for (const TunedLaunch &o : m_.tunedLaunches)
@@ -95,9 +95,11 @@ private:
 
   /// A launch the kernels can take: a variant every sweep has, a block they are compiled for,
   /// planes per block where the variant marches in z (with `nwForEvery`, for every variant:
-  /// an architecture's defaults serve whichever variant the caller names), none elsewhere.
+  /// an architecture's defaults serve whichever variant the caller names), none elsewhere,
+  /// and rows per thread the variant's kernels are instantiated for (an architecture's
+  /// defaults: those of some variant).
   void launchShape(const std::string &where, const std::string &variant, int blockX, int blockY,
-                   int nw, bool nwForEvery) {
+                   int nw, int rows, bool nwForEvery) {
     for (const SweepKernels &sweep : m_.sweeps)
       if (std::none_of(sweep.variants.begin(), sweep.variants.end(),
                        [&](const Variant &v) { return v.name == variant; }))
@@ -107,6 +109,13 @@ private:
                               blockY, kCudaMaxThreadsPerBlock));
     if ((marchesInZ(m_, variant) || nwForEvery) != (nw > 0))
       problem("", fmt::format("{}: nw {} for {}", where, nw, variant));
+    std::vector<int> counts = rowCounts(m_, variant);
+    if (nwForEvery)
+      for (const std::string &v : cudaStepVariants())
+        for (int n : rowCounts(m_, v))
+          counts.push_back(n);
+    if (std::find(counts.begin(), counts.end(), rows) == counts.end())
+      problem("", fmt::format("{}: {} rows per thread for {}", where, rows, variant));
   }
 
   void problem(const std::string &where, const std::string &what) {
@@ -140,6 +149,13 @@ private:
   /// once a step and stay in their ring; on-chip reads find their plane or
   /// queue; table rows are staged exactly where the placement says.
   void deviceKernel(const Function &f) {
+    if (f.params.rowsPerThread != !f.rowCounts.empty() ||
+        (!f.rowCounts.empty() &&
+         (f.rowCounts.front() != 1 || !std::is_sorted(f.rowCounts.begin(), f.rowCounts.end()) ||
+          std::adjacent_find(f.rowCounts.begin(), f.rowCounts.end()) != f.rowCounts.end() ||
+          !f.params.planesPerBlock || f.steps > 1 || f.ringOutputs > 0)))
+      problem(f.name, "takes kRows exactly where it lists rows per thread: 1 first, ascending, "
+                      "in a one-step march without partial sums");
     if (f.loadAhead < 0 || f.loadAhead > 1 || (f.loadAhead > 0 && f.queues.empty()))
       problem(f.name, fmt::format("loads {} planes ahead with {} register queues", f.loadAhead,
                                   f.queues.size()));

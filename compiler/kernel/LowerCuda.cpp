@@ -170,6 +170,8 @@ private:
     f.rx = plan.traditionalRx;
     f.ry = plan.traditionalRy;
     f.loadAhead = plan.traditionalAhead;
+    f.params.rowsPerThread = true;
+    f.rowCounts = cudaRowCounts();
     for (const auto &[column, range] : plan.queues)
       f.queues.push_back({std::get<0>(column), std::get<1>(column), std::get<2>(column),
                           range.first, range.second});
@@ -378,7 +380,8 @@ KernelModule lowerCuda(const CompiledStencil &compiled) {
   for (const target::CudaArch &arch : target::cudaArchs())
     m.launchDefaults.push_back({arch.name, arch.computeCapability, arch.launch.variant,
                                 arch.launch.blockX, arch.launch.blockY, arch.launch.planesPerBlock,
-                                arch.sharedBytesPerBlock, arch.maxSharedBytesPerBlock, ""});
+                                arch.launch.rowsPerThread, arch.sharedBytesPerBlock,
+                                arch.maxSharedBytesPerBlock, ""});
   if (target::findCudaArch(compiled.sweepPlan.target))
     m.plannedArch = compiled.sweepPlan.target;
   return m;

@@ -23,6 +23,7 @@ namespace stencilc::target {
 struct LaunchDefaults {
   int blockX = 32, blockY = 8;
   int planesPerBlock = 32; ///< `nw`: planes each block of traditional and planes marches
+  int rowsPerThread = 1;   ///< `rows`: output rows each thread of traditional computes
   /// The variant a step takes where its caller names none: gmem ran fastest for every
   /// example and block shape on an H200 (docs/PERFORMANCE.md §CUDA variants on a GPU).
   const char *variant = "gmem";

@@ -62,12 +62,14 @@ struct TestLaunch {
   int variant = 0; ///< index into the kernel's kVariants
   int blockX = 0, blockY = 0, nw = 0, sharedBytes = 0;
   std::optional<rt::Box> region = std::nullopt; ///< LaunchOptions::region
+  int rows = 0;                                 ///< LaunchOptions::rows
 };
 
 struct CudaKernel {
   const rt::KernelInfo &(*info)();
   void (*run)(const rt::ErasedArgs &, const TestLaunch &);
   const char *(*variantName)(int variant);
+  bool (*takesRows)(int variant);
   bool twoStepLaunch; ///< kTwoStepLaunch
   void (*runTwoSteps)(const rt::ErasedArgs &, const std::vector<rt::ErasedField> &,
                       const TestLaunch &, const std::vector<kerneltest::StepAdd> &);
@@ -85,12 +87,17 @@ struct CudaKernel {
                o.blockX = t.blockX;                                                                \
                o.blockY = t.blockY;                                                                \
                o.nw = t.nw;                                                                        \
+               o.rows = t.rows;                                                                    \
                o.sharedBytes = t.sharedBytes;                                                      \
                o.region = t.region;                                                                \
                k::runErased(e, o);                                                                 \
              },                                                                                    \
              [](int v) {                                                                           \
                return stencilc_kernels::name##_cuda::variantName(                                  \
+                   stencilc_kernels::name##_cuda::kVariants[v]);                                   \
+             },                                                                                    \
+             [](int v) {                                                                           \
+               return stencilc_kernels::name##_cuda::takesRows(                                    \
                    stencilc_kernels::name##_cuda::kVariants[v]);                                   \
              },                                                                                    \
              stencilc_kernels::name##_cuda::kTwoStepLaunch,                                        \
@@ -185,9 +192,9 @@ void runAndCompare(const CudaKernel &kernel, const ir::Stencil &stencil, const T
   kerneltest::runAndCompare<Real>(
       kernel.info(), stencil, shape, inPlace,
       [&](const rt::ErasedArgs &args) { kernel.run(args, launch); },
-      fmt::format("{} {} block {}x{} nw {} shared {}", kernel.info().name,
+      fmt::format("{} {} block {}x{} nw {} rows {} shared {}", kernel.info().name,
                   kernel.variantName(launch.variant), launch.blockX, launch.blockY, launch.nw,
-                  launch.sharedBytes));
+                  launch.rows, launch.sharedBytes));
 }
 
 class CudaKernelTest : public testing::TestWithParam<Case> {
@@ -223,6 +230,11 @@ TEST_P(CudaKernelTest, MatchesReferenceEvaluator) {
   if (!info.tables.empty() && !planPinsSharedRows(info))
     launches.push_back(
         {GetParam().variant, 8, 4, 3, (isFloat ? 1024 : 2048) * (doubleBuffered ? 2 : 1)});
+  // Several rows per thread (traditional): blocks of 2 and 3 rows of threads that cover 4 and
+  // 12 rows, none a divisor of the grid's, so the last block's threads have fewer rows.
+  for (int rows : {2, 4})
+    if (kernel.takesRows(GetParam().variant))
+      launches.push_back({GetParam().variant, 8, rows == 2 ? 2 : 3, 3, 0, std::nullopt, rows});
   bool canRunInPlace = false;
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
@@ -245,8 +257,12 @@ TEST_P(CudaKernelTest, MatchesReferenceEvaluator) {
 //===----------------------------------------------------------------------===//
 
 /// The default launch, and small blocks that leave partial blocks and z chunks in every box.
-std::vector<TestLaunch> regionLaunches(int variant) {
-  return {{variant, 0, 0, 0, 0, std::nullopt}, {variant, 8, 4, 3, 0, std::nullopt}};
+std::vector<TestLaunch> regionLaunches(const CudaKernel &kernel, int variant) {
+  std::vector<TestLaunch> out = {{variant, 0, 0, 0, 0, std::nullopt},
+                                 {variant, 8, 4, 3, 0, std::nullopt}};
+  if (kernel.takesRows(variant))
+    out.push_back({variant, 8, 2, 3, 0, std::nullopt, 4});
+  return out;
 }
 
 /// A call of `kernel` with `launch` on a region.
@@ -259,14 +275,15 @@ kerneltest::RegionCall regionCall(const CudaKernel &kernel, TestLaunch launch) {
 }
 
 std::string launchLabel(const CudaKernel &kernel, const TestLaunch &launch) {
-  return fmt::format("{} {} block {}x{} nw {}", kernel.info().name,
-                     kernel.variantName(launch.variant), launch.blockX, launch.blockY, launch.nw);
+  return fmt::format("{} {} block {}x{} nw {} rows {}", kernel.info().name,
+                     kernel.variantName(launch.variant), launch.blockX, launch.blockY, launch.nw,
+                     launch.rows);
 }
 
 TEST_P(CudaKernelTest, RegionComputesExactlyItsBox) {
   const CudaKernel &kernel = *GetParam().kernel;
   ir::Stencil stencil = loadStencil(kernel.info());
-  for (const TestLaunch &launch : regionLaunches(GetParam().variant)) {
+  for (const TestLaunch &launch : regionLaunches(kernel, GetParam().variant)) {
     if (std::string(kernel.info().elemType) == "float")
       kerneltest::checkBoxes<float>(kernel.info(), stencil, regionCall(kernel, launch),
                                     launchLabel(kernel, launch));
@@ -286,7 +303,7 @@ TEST_P(CudaKernelTest, ShellAndInteriorMakeTheWholeStep) {
   for (const rt::KernelFieldInfo &f : info.fields)
     canRunInPlace |= f.overwrites >= 0;
   for (bool inPlace : {false, true})
-    for (const TestLaunch &launch : regionLaunches(GetParam().variant)) {
+    for (const TestLaunch &launch : regionLaunches(kernel, GetParam().variant)) {
       if (inPlace && !canRunInPlace)
         continue;
       if (std::string(info.elemType) == "float")
@@ -317,6 +334,22 @@ TEST(CudaKernelLaunch, RejectsBlocksLargerThanCompiledFor) {
   rt::GridShape shape{info.dims, 9, 9, info.dims == 3 ? 9 : 1, info.radius + 2};
   rt::KernelData data(info, shape, 4, false);
   EXPECT_THROW(kernel.run(data.args(), TestLaunch{0, 64, 64, 0, 0}), rt::KernelError);
+}
+
+TEST(CudaKernelLaunch, RejectsRowsPerThreadNotCompiled) {
+  for (const CudaKernel &kernel : allKernels()) {
+    const rt::KernelInfo &info = kernel.info();
+    rt::GridShape shape{info.dims, 9, 9, info.dims == 3 ? 9 : 1, info.radius + 2};
+    rt::KernelData data(info, shape, 4, false);
+    for (int variant = 0; variant < kVariantCount; ++variant)
+      if (kernel.takesRows(variant))
+        try {
+          kernel.run(data.args(), TestLaunch{variant, 32, 2, 4, 0, std::nullopt, 3});
+          ADD_FAILURE() << info.name << ": 3 rows per thread were accepted";
+        } catch (const rt::KernelError &e) {
+          EXPECT_NE(std::string(e.what()).find("3 rows per thread"), std::string::npos) << e.what();
+        }
+  }
 }
 
 TEST(CudaKernelLaunch, PinnedPlanRefusesASmallBudget) {

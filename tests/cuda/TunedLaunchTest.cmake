@@ -8,9 +8,9 @@
 #   - `tune --backend cuda --emulate` writes a tuning file with one device entry for
 #     laplacian7, whose launch matched the reference evaluator;
 #   - `gen --backend cuda --tuning` puts it in the kernel, and a step given no options
-#     launches it: its variant, block and nw; a step given the tuned variant, the same
-#     block and nw; a step given another variant, the architecture's defaults;
-#   - a planted entry unlike the defaults in variant, block and nw is taken whole;
+#     launches it: its variant, block, nw and rows; a step given the tuned variant, the
+#     same block, nw and rows; a step given another variant, the architecture's defaults;
+#   - a planted entry unlike the defaults in variant, block, nw and rows is taken whole;
 #   - the same entry under another GPU's name changes nothing here: untuned defaults.
 
 cmake_minimum_required(VERSION 3.20)
@@ -40,10 +40,11 @@ string(JSON name GET "${json}" devices 0 device name)
 if(NOT devices EQUAL 1 OR NOT name STREQUAL "Stencilc CPU emulator")
   message(FATAL_ERROR "FAILED: expected one device entry for the emulator:\n${json}")
 endif()
-foreach(key variant block_x block_y nw)
+foreach(key variant block_x block_y nw rows)
   string(JSON tuned_${key} GET "${json}" devices 0 stencils laplacian7 float ${key})
 endforeach()
-message(STATUS "tuned: ${tuned_variant} ${tuned_block_x} ${tuned_block_y} ${tuned_nw}")
+message(STATUS
+        "tuned: ${tuned_variant} ${tuned_block_x} ${tuned_block_y} ${tuned_nw} ${tuned_rows}")
 
 # Builds laplacian7 generated with `tuning_file` and the main; its output in `result`.
 function(build_and_run tuning_file dir result)
@@ -59,20 +60,21 @@ endfunction()
 
 build_and_run("${tuning}" "${WORK_DIR}/tuned" launches)
 message(STATUS "launches with the emulator's entry:\n${launches}")
-string(REGEX MATCH "none ([a-z]+) ([0-9]+) ([0-9]+) ([0-9]+)" none "${launches}")
-if(NOT "${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4}" STREQUAL
-   "${tuned_variant} ${tuned_block_x} ${tuned_block_y} ${tuned_nw}")
+string(REGEX MATCH "none ([a-z]+) ([0-9]+) ([0-9]+) ([0-9]+) ([0-9]+)" none "${launches}")
+if(NOT "${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_4} ${CMAKE_MATCH_5}"
+   STREQUAL "${tuned_variant} ${tuned_block_x} ${tuned_block_y} ${tuned_nw} ${tuned_rows}")
   message(FATAL_ERROR "FAILED: a step given no options does not launch the tuned launch")
 endif()
-string(REGEX MATCH "\n${tuned_variant} ([a-z]+) ([0-9]+) ([0-9]+) ([0-9]+)" same "${launches}")
-if(NOT "${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3}" STREQUAL
-   "${tuned_variant} ${tuned_block_x} ${tuned_block_y}")
+string(REGEX MATCH "\n${tuned_variant} ([a-z]+) ([0-9]+) ([0-9]+) ([0-9]+) ([0-9]+)" same
+       "${launches}")
+if(NOT "${CMAKE_MATCH_1} ${CMAKE_MATCH_2} ${CMAKE_MATCH_3} ${CMAKE_MATCH_5}" STREQUAL
+   "${tuned_variant} ${tuned_block_x} ${tuned_block_y} ${tuned_rows}")
   message(FATAL_ERROR "FAILED: a step given the tuned variant does not take the tuned block")
 endif()
 
 # A launch unlike the defaults in every choice, under the emulator's name: each is taken.
 set(planted_json "${json}")
-foreach(pair "variant;\"planes\"" "block_x;64" "block_y;2" "nw;16")
+foreach(pair "variant;\"traditional\"" "block_x;64" "block_y;2" "nw;16" "rows;4")
   list(GET pair 0 key)
   list(GET pair 1 value)
   string(JSON planted_json SET "${planted_json}" devices 0 stencils laplacian7 float ${key}
@@ -80,9 +82,9 @@ foreach(pair "variant;\"planes\"" "block_x;64" "block_y;2" "nw;16")
 endforeach()
 file(WRITE "${WORK_DIR}/planted.json" "${planted_json}")
 build_and_run("${WORK_DIR}/planted.json" "${WORK_DIR}/planted" planted)
-message(STATUS "launches with a planted entry, planes 64 x 2, nw 16:\n${planted}")
-foreach(expected "none planes 64 2 16" "planes planes 64 2 16" "traditional traditional 32 8 32"
-                 "gmem gmem 32 8 32")
+message(STATUS "launches with a planted entry, traditional 64 x 2, nw 16, 4 rows:\n${planted}")
+foreach(expected "none traditional 64 2 16 4" "traditional traditional 64 2 16 4"
+                 "planes planes 32 8 32 1" "gmem gmem 32 8 32 1")
   string(FIND "${planted}" "${expected}\n" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "FAILED: expected the launch '${expected}'")
@@ -94,7 +96,7 @@ string(REPLACE "Stencilc CPU emulator" "Some Other GPU" other_json "${json}")
 file(WRITE "${WORK_DIR}/other.json" "${other_json}")
 build_and_run("${WORK_DIR}/other.json" "${WORK_DIR}/other" untuned)
 message(STATUS "launches with another GPU's entry only:\n${untuned}")
-string(REGEX MATCH "none ([a-z]+) ([0-9]+) ([0-9]+) ([0-9]+)" none "${untuned}")
+string(REGEX MATCH "none ([a-z]+) ([0-9]+) ([0-9]+) ([0-9]+) ([0-9]+)" none "${untuned}")
 set(defaults "${CMAKE_MATCH_2} ${CMAKE_MATCH_3}")
 if(NOT CMAKE_MATCH_1 STREQUAL "gmem")
   message(FATAL_ERROR "FAILED: without an entry for this GPU a step is not gmem")

@@ -86,6 +86,8 @@ def main():
         (["--backend", "cuda", "--variant", "tiled"], ["tiled", "gmem", "traditional"]),
         (["--backend", "cuda", "--size", "6"], ["6", "needs at least 9"]),
         (["--backend", "cuda", "--size", "32,x,32"], ["x"]),
+        (["--backend", "cuda", "--variant", "gmem", "--rows", "2"], ["--rows", "gmem"]),
+        (["--backend", "cuda", "--variant", "traditional", "--rows", "3"], ["--rows", "3"]),
         (["--backend", "cpu"], ["--backend cuda"]),
         # laplacian7, beside ete37 in dsl-examples/, has no index field.
         (["--backend", "cuda", "--index", "layered", "@laplacian7"], ["laplacian7", "no index field"]),

@@ -3,7 +3,8 @@
 
   model_vs_emulator.py STENCILC CASE... [--tolerance 0.10]
 
-CASE is FILE:TYPE:INDEX:SIZE (SIZE as NX,NY,NZ; INDEX random, layered or none). For each case
+CASE is FILE:TYPE:INDEX:SIZE[:ROWS] (SIZE as NX,NY,NZ; INDEX random, layered or none; ROWS:
+traditional alone, at that many output rows per thread, on both sides). For each case
 it runs `stencilc emulate --json` once for every CUDA variant (one counting build on the
 emulator, planned for sm_90 like the H200's file) and `stencilc analyze --machine h200 --json` at the same
 size and index, and fails unless every per-point count of the model is within the tolerance of
@@ -36,11 +37,12 @@ def main():
     args = ap.parse_args()
     failures = []
     for case in args.cases:
-        path, type_, index, size = case.split(":")
+        path, type_, index, size, *rows = case.split(":")
         common = ["--type", type_, "--size", size] + (["--index", index] if index != "none" else [])
+        common += ["--rows", rows[0]] if rows else []
         model = run([args.stencilc, "analyze", path, "--machine", "h200", "--json"] + common)[0]
         predicted = {v["name"]: v["per_point"] for v in model["variants"]}
-        variants = args.variants.split(",")
+        variants = ["traditional"] if rows else args.variants.split(",")
         reports = run([args.stencilc, "emulate", path, "--backend", "cuda", "--arch", "sm_90",
                        "--variant", ",".join(variants), "--json"] + common)
         if isinstance(reports, dict):

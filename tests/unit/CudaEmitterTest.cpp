@@ -12,6 +12,7 @@
 #include "backends/cuda/CudaEmitter.h"
 #include "backends/cuda/ResourceUsage.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -61,7 +62,16 @@ TEST(CudaEmitter, EveryVariantOfEverySweep) {
   // The first sweep writes the output, later ones add to it.
   EXPECT_GT(count(cu, "p_next_pt[0] = p_next_value;"), 0);
   EXPECT_GT(count(cu, "p_next_pt[0] += p_next_value;"), 0);
-  EXPECT_EQ(count(cu, "launchSweep"), 6); // three definitions, three calls
+  // Per sweep a launcher and its call, and traditional's launcher, a template on the rows per
+  // thread, called once for each count (1, 2, 4).
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    EXPECT_EQ(count(cu, fmt::format("void launchSweep{}(", sweep)), 1);
+    EXPECT_EQ(count(cu, fmt::format("launchSweep{}(a, l);", sweep)), 1);
+    EXPECT_EQ(count(cu, fmt::format("template <int kRows> void launchSweep{}Traditional(", sweep)),
+              1);
+    for (int rows : {1, 2, 4})
+      EXPECT_EQ(count(cu, fmt::format("launchSweep{}Traditional<{}>(a, l);", sweep, rows)), 1);
+  }
 }
 
 TEST(CudaEmitter, QueuesFollowTheStencilsExtentInZ) {
@@ -71,8 +81,8 @@ TEST(CudaEmitter, QueuesFollowTheStencilsExtentInZ) {
   // centre column in traditional; the (4, 0) column holds planes z-4 .. z+4 as well.
   EXPECT_NE(cu.find("constexpr int kDzMin = -4, kDzMax = 4;"), std::string::npos);
   EXPECT_NE(cu.find("Real p_next_acc[kDzMax - kDzMin + 1] = {};"), std::string::npos);
-  EXPECT_NE(cu.find("Real p_cur_q_0_0[9] = {};"), std::string::npos);
-  EXPECT_NE(cu.find("Real p_cur_q_p4_0[9] = {};"), std::string::npos);
+  EXPECT_NE(cu.find("Real p_cur_q_0_0[kRows][9] = {};"), std::string::npos);
+  EXPECT_NE(cu.find("Real p_cur_q_p4_0[kRows][9] = {};"), std::string::npos);
   // ete73 reads 17 (dx, dy) columns off the current plane.
   EXPECT_EQ(count(cu, "shiftIn(p_cur_q_"), 17);
 }
@@ -170,15 +180,25 @@ $L__BB0_2:
 	bar.sync 	0;
 	ret;
 }
+.visible .entry _ZN16stencilc_kernels8tti_cuda18sweep1_traditionalILb1ELi4EEEvNS0_4ArgsE(
+	.param .align 8 .b8 p[64]
+)
+{
+	ret;
+}
 )";
   std::vector<backend::KernelResources> rows = backend::countPtxInstructions(ptx);
-  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].sweep, 0);
   EXPECT_EQ(rows[0].variant, "gmem");
   EXPECT_EQ(rows[0].ptxInstructions, 5);
   EXPECT_EQ(rows[1].sweep, 1);
   EXPECT_EQ(rows[1].variant, "traditional/ro-table");
+  EXPECT_EQ(rows[1].rows, 1);
   EXPECT_EQ(rows[1].ptxInstructions, 2);
+  EXPECT_EQ(rows[2].variant, "traditional"); // <true, 4>: staged rows, 4 rows per thread
+  EXPECT_EQ(rows[2].rows, 4);
+  EXPECT_EQ(rows[2].ptxInstructions, 1);
 }
 
 } // namespace

@@ -21,6 +21,7 @@ rt::CudaLaunchSpace space() {
   rt::CudaLaunchSpace s;
   s.variants = {"gmem", "ro", "traditional", "planes"};
   s.marching = {"traditional", "planes"};
+  s.rowCounts = {{"traditional", {1, 2, 4}}};
   return s;
 }
 
@@ -34,15 +35,18 @@ const rt::CudaLaunch kDefaults{"gmem", 32, 8, 0};
 
 TEST(LaunchSearch, SpaceHoldsEveryBlockFromTwoWarpsToTheLaunchBound) {
   const std::vector<rt::CudaLaunch> all = space().all();
-  // 9 blocks (64 to 256 threads, at least 32 wide); 4 nw for each marching variant.
-  EXPECT_EQ(all.size(), 2u * 9 + 2u * 9 * 4);
+  // 9 blocks (64 to 256 threads, at least 32 wide); 4 nw for each marching variant; 3 rows per
+  // thread for traditional.
+  EXPECT_EQ(all.size(), 2u * 9 + 9u * 4 * 3 + 9u * 4);
   for (const rt::CudaLaunch &l : all) {
     EXPECT_GE(l.blockX * l.blockY, 64);
     EXPECT_LE(l.blockX * l.blockY, 256);
     EXPECT_EQ(l.nw > 0, l.variant == "traditional" || l.variant == "planes") << l.variant;
+    EXPECT_TRUE(l.rows == 1 || l.variant == "traditional") << l.variant;
   }
   EXPECT_TRUE(contains(all, kDefaults));
   EXPECT_TRUE(contains(all, {"traditional", 32, 8, 64}));
+  EXPECT_TRUE(contains(all, {"traditional", 32, 8, 64, 4}));
 }
 
 TEST(LaunchSearch, NeighboursChangeOneChoiceInsideTheSpace) {
@@ -51,13 +55,13 @@ TEST(LaunchSearch, NeighboursChangeOneChoiceInsideTheSpace) {
        {rt::CudaLaunch{"traditional", 128, 2, 32}, rt::CudaLaunch{"traditional", 32, 2, 32},
         rt::CudaLaunch{"traditional", 64, 4, 32}, rt::CudaLaunch{"traditional", 64, 1, 32},
         rt::CudaLaunch{"traditional", 128, 1, 32}, rt::CudaLaunch{"traditional", 64, 2, 64},
-        rt::CudaLaunch{"traditional", 64, 2, 16}})
+        rt::CudaLaunch{"traditional", 64, 2, 16}, rt::CudaLaunch{"traditional", 64, 2, 32, 2}})
     EXPECT_TRUE(contains(near, l)) << l.blockX << "x" << l.blockY << " nw " << l.nw;
   const std::vector<rt::CudaLaunch> all = space().all();
   for (const rt::CudaLaunch &l : near)
     EXPECT_TRUE(contains(all, l)) << l.blockX << "x" << l.blockY << " nw " << l.nw;
   for (const rt::CudaLaunch &l : space().neighbours(kDefaults))
-    EXPECT_EQ(l.nw, 0) << "gmem does not march";
+    EXPECT_TRUE(l.nw == 0 && l.rows == 1) << "gmem neither marches nor takes rows";
 }
 
 TEST(LaunchSearch, FindsTheFastestAndConfirmsItAgainstTheDefaults) {

@@ -200,6 +200,7 @@ TunedLaunch traditional() {
   l.blockX = 64;
   l.blockY = 4;
   l.nw = 32;
+  l.rows = 2;
   l.gptsPerSecond = 250;
   l.defaultGptsPerSecond = 140;
   l.nx = l.ny = 512;
@@ -217,6 +218,7 @@ TEST(TuningFile, RoundTripsCudaLaunchesByDevice) {
   TunedLaunch gmem = traditional();
   gmem.variant = "gmem";
   gmem.nw = 0;
+  gmem.rows = 1;
   mergeLaunch(file, {"NVIDIA A100-SXM4-80GB", 80}, "ete37", "xxh64:1", "double", gmem);
   auto back = parseTuningFile(tuningFileText(file), "t.json");
   ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
@@ -228,6 +230,7 @@ TEST(TuningFile, RoundTripsCudaLaunchesByDevice) {
   EXPECT_EQ(l.blockX, 64);
   EXPECT_EQ(l.blockY, 4);
   EXPECT_EQ(l.nw, 32);
+  EXPECT_EQ(l.rows, 2);
   EXPECT_DOUBLE_EQ(l.gptsPerSecond, 250);
   EXPECT_DOUBLE_EQ(l.defaultGptsPerSecond, 140);
   EXPECT_EQ(l.nz, 400);

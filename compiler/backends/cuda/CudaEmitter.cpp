@@ -104,6 +104,16 @@ public:
     header["ARCH_DEFAULTS"] = archDefaults();
     header["TUNED_LAUNCHES"] = tunedLaunches();
     header["MARCHING_VARIANTS"] = marchingVariants();
+    header["ROW_VARIANTS"] = rowVariants();
+    const std::vector<int> counts = rowCountsOfModule();
+    std::vector<std::string> countText;
+    for (int n : counts)
+      countText.push_back(std::to_string(n));
+    header["ROW_COUNTS"] = llvm::join(countText, ", ");
+    source["ROW_COUNTS_TEXT"] =
+        countText.size() == 1
+            ? countText[0]
+            : llvm::join(llvm::ArrayRef(countText).drop_back(), ", ") + " or " + countText.back();
     header["MAX_THREADS_PER_BLOCK"] = std::to_string(kernel::kCudaMaxThreadsPerBlock);
     header["SECOND_OUTPUT_MEMBERS"] = secondOutputMembers(s_, names_);
     source["TWO_STEP_ENTRIES"] = twoStepEntries(s_, names_, kernel_, why);
@@ -124,9 +134,9 @@ private:
       for (llvm::StringRef line : llvm::split(l.origin, '\n'))
         if (!line.empty())
           out += "    // " + line.str() + "\n";
-      out += fmt::format("    {{{}, Variant::{}, {}, {}, {}, {}, {}}},\n", l.computeCapability,
+      out += fmt::format("    {{{}, Variant::{}, {}, {}, {}, {}, {}, {}}},\n", l.computeCapability,
                          variantEnumerator(l.variant), l.blockX, l.blockY, l.planesPerBlock,
-                         bytes(l.sharedBytes), bytes(l.maxSharedBytes));
+                         l.rowsPerThread, bytes(l.sharedBytes), bytes(l.maxSharedBytes));
     }
     return out;
   }
@@ -138,6 +148,24 @@ private:
       if (kernel::marchesInZ(module_, v))
         out += fmt::format("  case Variant::{}:\n", variantEnumerator(v));
     return out.empty() ? "" : out + "    return true;\n";
+  }
+
+  /// The cases of takesRows: the variants whose entries list rows per thread.
+  std::string rowVariants() const {
+    std::string out;
+    for (const std::string &v : kernel::cudaStepVariants())
+      if (kernel::rowCounts(module_, v).size() > 1)
+        out += fmt::format("  case Variant::{}:\n", variantEnumerator(v));
+    return out.empty() ? "" : out + "    return true;\n";
+  }
+
+  /// Every count of rows per thread some variant takes, ascending.
+  std::vector<int> rowCountsOfModule() const {
+    std::set<int> counts;
+    for (const std::string &v : kernel::cudaStepVariants())
+      for (int n : kernel::rowCounts(module_, v))
+        counts.insert(n);
+    return {counts.begin(), counts.end()};
   }
 
   /// The header's Variant enumerator of variant `name` ("traditional" -> "Traditional").
@@ -161,9 +189,9 @@ private:
     out += fmt::format("inline constexpr std::array<TunedLaunch, {}> kTunedLaunches = {{{{\n",
                        tuned.size());
     for (const kernel::TunedLaunch &t : tuned)
-      out +=
-          fmt::format("    {{\"{}\", {}, Variant::{}, {}, {}, {}}},\n", t.device,
-                      t.computeCapability, variantEnumerator(t.variant), t.blockX, t.blockY, t.nw);
+      out += fmt::format("    {{\"{}\", {}, Variant::{}, {}, {}, {}, {}}},\n", t.device,
+                         t.computeCapability, variantEnumerator(t.variant), t.blockX, t.blockY,
+                         t.nw, t.rows);
     return out + "}};";
   }
 
@@ -212,6 +240,37 @@ private:
   /// halo and the table rows it stages in shared memory; the rows the plan left to the
   /// backend too when they fit the budget (kStageAuto), else through the read-only cache.
   std::string marchingLaunch(int sweep, const kernel::Function &f) const {
+    const std::string kernel = f.name.substr(f.name.find('_') + 1);
+    if (f.rowCounts.empty())
+      return marchingLaunchBody(sweep, f, "", "break") + "  }\n";
+    // One kernel per rows per thread: launchSweep{sweep}{Kernel}<kRows> launches it.
+    std::string out = "    switch (l.rows) { // a count of kRowCounts (resolveLaunch checked it)\n";
+    for (size_t i = 0; i < f.rowCounts.size(); ++i)
+      out += fmt::format("    {}:\n      {}<{}>(a, l);\n      break;\n",
+                         i + 1 == f.rowCounts.size() ? "default"
+                                                     : fmt::format("case {}", f.rowCounts[i]),
+                         rowsLauncherName(sweep, kernel), f.rowCounts[i]);
+    return out + "    }\n    break;\n  }\n";
+  }
+
+  static std::string rowsLauncherName(int sweep, std::string kernel) {
+    kernel[0] = char(std::toupper(static_cast<unsigned char>(kernel[0])));
+    return fmt::format("launchSweep{}{}", sweep, kernel);
+  }
+
+  /// The launch of a marching kernel with kRows rows per thread, as a function template.
+  std::string rowsLauncher(int sweep, const kernel::Function &f) const {
+    const std::string kernel = f.name.substr(f.name.find('_') + 1);
+    return fmt::format("/// Sweep {0}, {1} with kRows output rows per thread.\n"
+                       "template <int kRows> void {2}(const Args &a, const Launch &l) {{\n",
+                       sweep, kernel, rowsLauncherName(sweep, kernel)) +
+           marchingLaunchBody(sweep, f, ", kRows", "return") + "}\n\n";
+  }
+
+  /// The statements of a marching kernel's launch; `templateArgs` follow kStageAuto's, and
+  /// `done` ends the launch (break out of a switch, or return).
+  std::string marchingLaunchBody(int sweep, const kernel::Function &f,
+                                 const std::string &templateArgs, const std::string &done) const {
     std::map<int, int> fixed, autos; // table -> rows staged
     std::set<int> tileFields;
     visit(f.body, [&](const kernel::Node &n) {
@@ -222,6 +281,10 @@ private:
     });
     const size_t tiles = tileFields.size() * size_t(f.tileBuffers);
     const std::string kernel = f.name.substr(f.name.find('_') + 1);
+    const std::string in = done == "break" ? "    " : "  ";
+    // A template argument list with a comma goes into the launch macro in parentheses.
+    const std::string open = templateArgs.empty() ? "" : "(",
+                      close = templateArgs.empty() ? "" : ")";
     std::string fixedRows, autoRows;
     for (const auto &[table, rows] : fixed)
       fixedRows +=
@@ -230,28 +293,27 @@ private:
       autoRows += fmt::format("{}sizeof(Real) * {} * std::size_t(a.{}.cols)",
                               autoRows.empty() ? "" : " + ", rows, names_.table(table));
     std::string out =
-        fmt::format("    // {} shared plane{}{}.\n", tiles, tiles == 1 ? "" : "s",
+        fmt::format("{}// {} shared plane{}{}.\n", in, tiles, tiles == 1 ? "" : "s",
                     fixedRows.empty() ? "" : " and the table rows the plan put in shared memory");
-    out += fmt::format("    const std::size_t fixed = {} * l.tileBytes({}, {}){};\n", tiles, f.rx,
+    out += fmt::format("{}const std::size_t fixed = {} * l.tileBytes({}, {}){};\n", in, tiles, f.rx,
                        f.ry, fixedRows);
     if (!autoRows.empty())
       out += fmt::format(
-          "    // The rows left to the backend go to shared memory if they fit the budget.\n"
-          "    const std::size_t staged = fixed + {2};\n"
-          "    if (staged <= l.sharedBudget) {{\n"
-          "      allowSharedBytes(sweep{0}_{1}<true>, staged);\n"
-          "      STENCILC_LAUNCH(sweep{0}_{1}<true>, l.marchGrid, l.block, staged, "
+          "{5}// The rows left to the backend go to shared memory if they fit the budget.\n"
+          "{5}const std::size_t staged = fixed + {2};\n"
+          "{5}if (staged <= l.sharedBudget) {{\n"
+          "{5}  allowSharedBytes(sweep{0}_{1}<true{3}>, staged);\n"
+          "{5}  STENCILC_LAUNCH({6}sweep{0}_{1}<true{3}>{7}, l.marchGrid, l.block, staged, "
           "l.stream)(a, l.box, l.nw);\n"
-          "      break;\n"
-          "    }}\n",
-          sweep, kernel, autoRows);
-    out += fmt::format("    requireShared(fixed, l, \"sweep {0}, {1}\");\n"
-                       "    allowSharedBytes(sweep{0}_{1}<false>, fixed);\n"
-                       "    STENCILC_LAUNCH(sweep{0}_{1}<false>, l.marchGrid, l.block, fixed, "
-                       "l.stream)(a, l.box, l.nw);\n"
-                       "    break;\n  }}\n",
-                       sweep, kernel);
-    return out;
+          "{5}  {4};\n"
+          "{5}}}\n",
+          sweep, kernel, autoRows, templateArgs, done, in, open, close);
+    out += fmt::format("{3}requireShared(fixed, l, \"sweep {0}, {1}\");\n"
+                       "{3}allowSharedBytes(sweep{0}_{1}<false{2}>, fixed);\n"
+                       "{3}STENCILC_LAUNCH({4}sweep{0}_{1}<false{2}>{5}, l.marchGrid, l.block, "
+                       "fixed, l.stream)(a, l.box, l.nw);\n",
+                       sweep, kernel, templateArgs, in, open, close);
+    return out + (done == "break" ? "    break;\n" : "");
   }
 
   std::string launcher(const kernel::SweepKernels &sweep) const {
@@ -319,6 +381,9 @@ void launchSweep{0}TwoSteps(const Args &a, const Args &next, const Launch &l,
       out += sweepBanner(sweep.sweep, decomposition_.sweeps[sweep.sweep].reason);
       for (const kernel::Function &f : sweep.functions)
         out += CudaPrinter(s_, linear_, names_).function(f);
+      for (const kernel::Function &f : sweep.functions)
+        if (!f.rowCounts.empty())
+          out += rowsLauncher(sweep.sweep, f);
       out += launcher(sweep);
       out += twoStepLauncher(sweep);
     }

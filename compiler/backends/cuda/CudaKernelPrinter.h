@@ -56,6 +56,7 @@ public:
 
   std::string function(const kernel::Function &f) {
     fn_ = &f;
+    rows_ = false;
     tiles_.clear();
     visit(f.body, [&](const Node &n) {
       if (n.kind == kernel::NodeKind::StageTile)
@@ -92,17 +93,21 @@ private:
   std::string marchingKernel(const kernel::Function &f) {
     const bool ring = f.ringOutputs > 0;
     std::string out = docComment(f.note);
-    out += fmt::format("template <bool kStageAuto>\n__global__ void "
+    rows_ = f.params.rowsPerThread;
+    out += fmt::format("template <bool kStageAuto{5}>\n__global__ void "
                        "__launch_bounds__(kMaxThreadsPerBlock) {0}(const Args args,\n"
                        "{1:{2}}const rt::Box box,\n{1:{2}}const int nw) {{\n"
                        "  STENCILC_DYNAMIC_SHARED(Real, shared);\n"
                        "  constexpr int kRx = {3}, kRy = {4}; // halo of the shared planes\n",
-                       f.name, "", f.name.size() + 56, f.rx, f.ry);
+                       f.name, "", f.name.size() + 56, f.rx, f.ry, rows_ ? ", int kRows" : "");
     if (ring)
       out += fmt::format("  constexpr int kDzMin = {}, kDzMax = {}; // plane offsets of the "
                          "accumulated points\n",
                          f.ringDzMin, f.ringDzMax);
-    out += "  const ZMarch m = zMarch(box, nw, kRx, kRy);\n";
+    out += rows_ ? "  // This thread's output rows: m.y, m.y + blockDim.y, ... (kRows of them, "
+                   "m.rows in the "
+                   "box).\n  const ZMarch m = zMarch(box, nw, kRx, kRy, kRows);\n"
+                 : "  const ZMarch m = zMarch(box, nw, kRx, kRy);\n";
     std::string next = "shared", staging;
     out += stagedTableDeclarations(f, next, staging);
     for (int field : tiles_) {
@@ -262,35 +267,59 @@ private:
     if (f.queues.empty())
       return "";
     std::string queues, prime;
+    const std::string in = rows_ ? "      " : "    ";
     for (const kernel::Queue &q : f.queues) {
       const int length = q.high - q.low + 1 + f.loadAhead;
       const std::string field = names_.field(q.field);
       const std::string type = fieldElementType(s_.fields[q.field]);
-      queues += fmt::format("  {} {}[{}] = {{}}; // column ({}, {}) of {}: planes z{:+} .. z{:+}\n",
-                            type, queueName(q), length, q.dx, q.dy, s_.fields[q.field].name, q.low,
-                            q.high + f.loadAhead);
+      queues +=
+          fmt::format("  {} {}{}[{}] = {{}}; // column ({}, {}) of {}: planes z{:+} .. z{:+}\n",
+                      type, queueName(q), rows_ ? "[kRows]" : "", length, q.dx, q.dy,
+                      s_.fields[q.field].name, q.low, q.high + f.loadAhead);
       queues += fmt::format("  const {} *const {} = args.{}.origin + at(args.{}, m.x{}, m.y{}, "
                             "0);\n",
                             type, columnName(q), field, field, plusOffset(q.dx), plusOffset(q.dy));
       if (length > 1)
         prime += fmt::format(
-            "    STENCILC_UNROLL\n    for (int k = 1; k < {}; ++k)\n      {}[k] = {};\n", length,
-            queueName(q), queueLoad(q, fmt::format("m.z0{} + k - 1", plusOffset(q.low))));
+            "{0}STENCILC_UNROLL\n{0}for (int k = 1; k < {1}; ++k)\n{0}  {2}[k] = {3};\n", in,
+            length, queueEntry(q), queueLoad(q, fmt::format("m.z0{} + k - 1", plusOffset(q.low))));
     }
-    std::string out =
-        "  // Register queues: entry k of a column holds the plane given first, plus k.\n" + queues;
-    if (!prime.empty())
-      out += fmt::format("  if (m.active) {{ // all but the newest plane {}\n",
-                         f.loadAhead > 0 ? "the first step loads" : "of the first output plane") +
-             prime + "  }\n";
-    return out;
+    std::string out = rows_
+                          ? "  // Register queues: entry [r][k] holds row r's column at the plane "
+                            "given first, plus k.\n"
+                          : "  // Register queues: entry k of a column holds the plane given "
+                            "first, plus k.\n";
+    out += queues;
+    if (prime.empty())
+      return out;
+    out += fmt::format("  if (m.active) {{ // all but the newest plane {}\n",
+                       f.loadAhead > 0 ? "the first step loads" : "of the first output plane");
+    if (rows_)
+      prime = rowLoopHead("    ") + prime + "    }\n";
+    return out + prime + "  }\n";
+  }
+
+  /// The unrolled loop over this thread's rows in the box (kRows of them at most), to its
+  /// opening brace; the caller closes it.
+  static std::string rowLoopHead(const std::string &indent) {
+    return fmt::format("{0}STENCILC_UNROLL\n{0}for (int r = 0; r < kRows; ++r) {{\n"
+                       "{0}  if (r == m.rows)\n{0}    break; // this thread's rows past the box\n",
+                       indent);
+  }
+
+  /// Queue `q` of the row the code is in (a whole array per row with kRows).
+  std::string queueEntry(const kernel::Queue &q) const {
+    return rows_ ? queueName(q) + "[r]" : queueName(q);
   }
 
   /// The element of queue `q`'s column on plane `plane`: coefficients and indices through the
   /// read-only cache where the kernel reads them so.
   std::string queueLoad(const kernel::Queue &q, const std::string &plane) const {
+    const std::string field = names_.field(q.field);
     const std::string element =
-        fmt::format("{}[({}) * args.{}.plane]", columnName(q), plane, names_.field(q.field));
+        rows_ ? fmt::format("{}[({}) * args.{}.plane + rowOffset(args.{}, r)]", columnName(q),
+                            plane, field, field)
+              : fmt::format("{}[({}) * args.{}.plane]", columnName(q), plane, field);
     return fn_->readOnlyCoefficients && s_.fields[q.field].role != FieldRole::Time
                ? "__ldg(&" + element + ")"
                : element;
@@ -305,8 +334,14 @@ private:
   std::string tileName(int field) const { return names_.field(field) + "_tile"; }
   std::string tileAt(int field) const { return names_.field(field) + "_at"; }
 
-  /// `f_at[dx + dy * m.tileW]`: a read from a shared plane at this thread's point.
-  std::string tileRead(int field, const Offset &o) const { return offsetRead(tileAt(field), o); }
+  /// Where row r's point is in a shared plane, in the loop over a thread's rows.
+  std::string tileRow(int field) const { return names_.field(field) + "_row"; }
+
+  /// `f_at[dx + dy * m.tileW]`: a read from a shared plane at this thread's point (in the loop
+  /// over its rows, at its row's).
+  std::string tileRead(int field, const Offset &o) const {
+    return offsetRead(rows_ ? tileRow(field) : tileAt(field), o);
+  }
 
   /// `at[dx + dy * m.tileW]`: the point (dx, dy) from `at` in a shared plane.
   static std::string offsetRead(const std::string &at, const Offset &o) {
@@ -348,6 +383,15 @@ private:
         const bool sums = std::any_of(child.body.begin(), child.body.end(), [](const Node &c) {
           return c.kind == kernel::NodeKind::Sum;
         });
+        if (sums && rows_) {
+          const std::string in = indent + "    ";
+          out += rowLoopHead(indent + "  ") + in + "const int y = m.y + r * int(blockDim.y);\n";
+          for (int field : tiles_)
+            out += fmt::format("{}const Real *const {} = {} + r * m.rowStep;\n", in, tileRow(field),
+                               tileAt(field));
+          out += pointBlock(child.body, march_, "m.x", "y", in) + indent + "  }\n";
+          continue;
+        }
         out += sums ? pointBlock(child.body, march_, "m.x", "m.y", indent + "  ")
                     : walk(child.body, indent + "  ");
         continue;
@@ -419,14 +463,16 @@ private:
         out += fmt::format("{}// The planes step {} + {} reads, in flight while this one computes "
                            "(none past the march).\n{}const bool {}Ahead = {} + {} < m.z1;\n",
                            indent, march_, ahead, indent, march_, march_, ahead);
+      const std::string in = rows_ ? indent + "  " : indent;
+      std::string shifts;
       for (const kernel::Queue &q : fn_->queues) {
         const std::string load = queueLoad(q, march_ + plusOffset(q.high + ahead));
-        out += ahead > 0
-                   ? fmt::format("{}shiftIn({}, {}Ahead ? {} : {}(0));\n", indent, queueName(q),
-                                 march_, load, fieldElementType(s_.fields[q.field]))
-                   : fmt::format("{}shiftIn({}, {});\n", indent, queueName(q), load);
+        shifts += ahead > 0
+                      ? fmt::format("{}shiftIn({}, {}Ahead ? {} : {}(0));\n", in, queueEntry(q),
+                                    march_, load, fieldElementType(s_.fields[q.field]))
+                      : fmt::format("{}shiftIn({}, {});\n", in, queueEntry(q), load);
       }
-      return out;
+      return rows_ ? out + rowLoopHead(indent) + shifts + indent + "}\n" : out + shifts;
     }
     for (int output : partialOutputs())
       out += fmt::format("{}shiftIn({}, Real(0));\n", indent, names_.acc(output));
@@ -492,7 +538,7 @@ private:
         return tileRead(field, o);
       for (const kernel::Queue &q : f.queues)
         if (q.field == field && q.dx == o[0] && q.dy == o[1] && q.low <= o[2] && o[2] <= q.high)
-          return fmt::format("{}[{}]", queueName(q), o[2] - q.low);
+          return fmt::format("{}[{}]", queueEntry(q), o[2] - q.low);
       return std::nullopt;
     };
     return style;
@@ -522,6 +568,7 @@ private:
   mutable std::set<std::pair<int, int>>
       ringPlanes_; ///< (field, dz) a point block reads from a ring
   std::string march_ = "z";
+  bool rows_ = false; ///< the function takes kRows (Function::rowCounts): loops over its rows
   std::optional<PointScope> scope_;
 };
 

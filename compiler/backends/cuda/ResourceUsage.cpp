@@ -24,12 +24,13 @@ namespace {
 /// left to the backend through the read-only cache); false for other functions.
 bool sweepKernel(const std::string &name, KernelResources &row) {
   static const std::regex kernelName(
-      R"(sweep(\d+)_(gmem|ro|traditional|planes|twostep)(ILb([01])E)?)");
+      R"(sweep(\d+)_(gmem|ro|traditional|planes|twostep)(ILb([01])E(Li(\d+)E)?)?)");
   std::smatch k;
   if (!std::regex_search(name, k, kernelName))
     return false;
   row.sweep = std::stoi(k[1]);
   row.variant = k[2];
+  row.rows = k[6].matched ? std::stoi(k[6]) : 1;
   if ((row.variant == "planes" || row.variant == "traditional") && k[4] == "0")
     row.variant += "/ro-table";
   return true;
@@ -125,10 +126,10 @@ std::string findNvcc() {
 
 namespace {
 /// Dynamic shared memory the launcher asks for at the report's launch.
-long dynamicSharedBytes(const CudaSharedFootprint &f, const std::string &variant, int elemBytes,
-                        const ResourceUsageOptions &o) {
+long dynamicSharedBytes(const CudaSharedFootprint &f, const std::string &variant, int rowsPerThread,
+                        int elemBytes, const ResourceUsageOptions &o) {
   auto planes = [&](int n, int rx, int ry) {
-    return long(n) * (o.blockX + 2 * rx) * (o.blockY + 2 * ry);
+    return long(n) * (o.blockX + 2 * rx) * (o.blockY * rowsPerThread + 2 * ry);
   };
   long rows = long(o.tableColumns);
   // Both marching kernels stage the rows the plan put in shared memory, and with
@@ -221,7 +222,7 @@ bool measureResources(const CompiledStencil &compiled, const ResourceUsageOption
     }
     for (KernelResources &r : found)
       for (const KernelResources &c : counted)
-        if (c.sweep == r.sweep && c.variant == r.variant) {
+        if (c.sweep == r.sweep && c.variant == r.variant && c.rows == r.rows) {
           r.ptxInstructions = c.ptxInstructions;
           r.ptxFp64Instructions = c.ptxFp64Instructions;
         }
@@ -233,7 +234,7 @@ bool measureResources(const CompiledStencil &compiled, const ResourceUsageOption
         r.variant.resize(r.variant.size() - std::string("/ro-table").size());
       r.stencil = s.name;
       r.elemType = type;
-      r.sharedBytes += dynamicSharedBytes(footprints.at(r.sweep), r.variant,
+      r.sharedBytes += dynamicSharedBytes(footprints.at(r.sweep), r.variant, r.rows,
                                           ir::elemTypeBytes(s.elemType), options);
       rows.push_back(r);
     }
@@ -250,22 +251,21 @@ void printResourceTable(const std::vector<KernelResources> &rows,
       {"twostep", 6}};
   std::vector<KernelResources> sorted = rows;
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) {
-    return std::tie(a.stencil, a.elemType, a.arch, a.sweep) <
-               std::tie(b.stencil, b.elemType, b.arch, b.sweep) ||
-           (std::tie(a.stencil, a.elemType, a.arch, a.sweep) ==
-                std::tie(b.stencil, b.elemType, b.arch, b.sweep) &&
-            variantOrder.at(a.variant) < variantOrder.at(b.variant));
+    const int av = variantOrder.at(a.variant), bv = variantOrder.at(b.variant);
+    return std::tie(a.stencil, a.elemType, a.arch, a.sweep, av, a.rows) <
+           std::tie(b.stencil, b.elemType, b.arch, b.sweep, bv, b.rows);
   });
   os << fmt::format("Shared memory per block at a {}x{} block and Nd = {} table columns; "
                     "the shared-memory budget is {} bytes.\n\n",
                     options.blockX, options.blockY, options.tableColumns, options.sharedBudget);
-  os << "| stencil | type | arch | sweep | variant | registers | spill stores (B) | "
+  os << "| stencil | type | arch | sweep | variant | rows/thread | registers | spill stores (B) | "
         "spill loads (B) | shared/block (B) |\n"
-        "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: |\n";
+        "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n";
   for (const KernelResources &r : sorted)
-    os << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", r.stencil, r.elemType,
-                      r.arch, r.sweep, r.variant, r.registers, r.spillStores, r.spillLoads,
-                      r.sharedBytes, r.sharedBytes > options.sharedBudget ? " (over budget)" : "");
+    os << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {}{} |\n", r.stencil,
+                      r.elemType, r.arch, r.sweep, r.variant, r.rows, r.registers, r.spillStores,
+                      r.spillLoads, r.sharedBytes,
+                      r.sharedBytes > options.sharedBudget ? " (over budget)" : "");
 }
 
 } // namespace stencilc::backend

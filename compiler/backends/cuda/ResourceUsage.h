@@ -24,6 +24,7 @@ struct KernelResources {
   std::string stencil, elemType, arch; ///< e.g. "ete73", "double", "sm_90"
   int sweep = 0;
   std::string variant;  ///< gmem, ro, traditional, planes; planes/ro-table without staging
+  int rows = 1;         ///< output rows per thread (the kRows instance)
   int registers = 0;    ///< per thread
   int spillStores = 0;  ///< bytes
   int spillLoads = 0;   ///< bytes

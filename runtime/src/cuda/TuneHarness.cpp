@@ -98,6 +98,8 @@ rt::CudaLaunchSpace launchSpace() {
     space.variants.push_back(k::variantName(v));
     if (k::marchesInZ(v))
       space.marching.insert(k::variantName(v));
+    if (k::takesRows(v))
+      space.rowCounts[k::variantName(v)].assign(std::begin(k::kRowCounts), std::end(k::kRowCounts));
   }
   space.maxThreadsPerBlock = k::kMaxThreadsPerBlock;
   return space;
@@ -108,7 +110,8 @@ rt::CudaLaunchSpace launchSpace() {
 rt::CudaLaunch defaults(int cc) {
   static_assert(k::kTunedLaunches.empty(), "the defaults are the untuned ones");
   const k::ArchDefaults &d = archDefaults(cc);
-  return {k::variantName(d.variant), d.blockX, d.blockY, k::marchesInZ(d.variant) ? d.nw : 0};
+  return {k::variantName(d.variant), d.blockX, d.blockY, k::marchesInZ(d.variant) ? d.nw : 0,
+          k::takesRows(d.variant) ? d.rows : 1};
 }
 
 k::LaunchOptions optionsFor(const rt::CudaLaunch &l, int cc) {
@@ -120,13 +123,14 @@ k::LaunchOptions optionsFor(const rt::CudaLaunch &l, int cc) {
   o.blockX = l.blockX;
   o.blockY = l.blockY;
   o.nw = l.nw;
+  o.rows = l.rows;
   return o;
 }
 
 bool isOutput(const rt::KernelFieldInfo &f) { return std::string(f.role) == "out"; }
 
 void printLaunch(const char *tag, std::size_t n, const rt::CudaLaunch &l) {
-  std::printf("%s %zu %s %d %d %d", tag, n, l.variant.c_str(), l.blockX, l.blockY, l.nw);
+  std::printf("%s %zu %s %d %d %d %d", tag, n, l.variant.c_str(), l.blockX, l.blockY, l.nw, l.rows);
 }
 
 /// The launches of `list` that give the reference's outputs on the check data in `dir`, the
@@ -169,8 +173,8 @@ std::optional<std::vector<rt::CudaLaunch>> check(const std::string &dir,
     if (!(worst < tolerance)) {
       std::fflush(stdout);
       std::cerr << "error: " << info.name << " launched as " << list[n].variant << " "
-                << list[n].blockX << "x" << list[n].blockY << ", nw " << list[n].nw
-                << " differs from the reference evaluator (relative error " << worst
+                << list[n].blockX << "x" << list[n].blockY << ", nw " << list[n].nw << ", rows "
+                << list[n].rows << " differs from the reference evaluator (relative error " << worst
                 << ", tolerance " << tolerance << ")\n";
       return std::nullopt;
     }

@@ -208,6 +208,19 @@ inline void onAccess(const void *p, std::uint32_t bytes, bool store, const void 
   b->threads[linear].push_back(a);
 }
 
+/// The kernel as STENCILC_LAUNCH spelt it, as one word: without the parentheses a template
+/// argument list with a comma needs in the macro, nor the spaces
+/// ("sweep0_traditional<false,kRows>").
+std::string kernelWord(const char *spelling) {
+  std::string word;
+  for (const char *c = spelling; *c; ++c)
+    if (*c != ' ')
+      word += *c;
+  if (word.size() > 1 && word.front() == '(' && word.back() == ')')
+    word = word.substr(1, word.size() - 2);
+  return word;
+}
+
 class Observer final : public detail::LaunchObserver {
 public:
   std::vector<LaunchCounts> launches;
@@ -216,7 +229,7 @@ public:
     current_ = std::make_unique<LaunchState>();
     current_->allocations = detail::deviceAllocations();
     LaunchCounts &t = current_->totals;
-    t.kernel = config.kernelName;
+    t.kernel = kernelWord(config.kernelName);
     t.grid = config.grid;
     t.block = config.block;
     t.sharedBytes = config.sharedBytes;

@@ -57,8 +57,9 @@ std::string variantList() {
 }
 
 int run(int argc, char **argv) {
-  if (argc != 9) {
-    std::cerr << "usage: " << argv[0] << " NX NY NZ VARIANT random|layered ND ARCH SHARED_BYTES\n";
+  if (argc != 9 && argc != 10) {
+    std::cerr << "usage: " << argv[0]
+              << " NX NY NZ VARIANT random|layered ND ARCH SHARED_BYTES [ROWS]\n";
     return 2;
   }
   const int nx = std::atoi(argv[1]), ny = std::atoi(argv[2]), nz = std::atoi(argv[3]);
@@ -70,6 +71,7 @@ int run(int argc, char **argv) {
   k::LaunchOptions options;
   options.arch = std::atoi(argv[7]);
   options.sharedBytes = std::atoi(argv[8]);
+  options.rows = argc == 10 ? std::atoi(argv[9]) : 0;
   bool known = twoStep && k::kTwoStepLaunch;
   for (k::Variant v : k::kVariants)
     if (variant == k::variantName(v)) {

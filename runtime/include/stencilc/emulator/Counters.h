@@ -37,7 +37,7 @@ namespace stencilc::cuda::emu {
 
 /// The counts of one kernel launch (summed over its blocks).
 struct LaunchCounts {
-  std::string kernel; ///< the name STENCILC_LAUNCH gave, e.g. "sweep0_gmem"
+  std::string kernel; ///< the name STENCILC_LAUNCH gave, as one word: "sweep0_gmem"
   dim3 grid, block;
   std::size_t sharedBytes = 0;
   std::uint64_t globalLoadRequests = 0, globalLoadSectors = 0;
