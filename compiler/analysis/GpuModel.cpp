@@ -103,11 +103,13 @@ long sharedBytesPerBlock(const CompiledStencil &c, const std::string &variant,
 ///    below, then the other loads. The march's first tile is waited for too.
 ///  - planes: each input plane's tile, then, at the store, the point's other
 ///    global loads, for nw + (plane offsets spanned) input planes per nw outputs.
-/// A tile loaded with plain loads (loadTile) is waited for once per element a
-/// thread copies: the copy is a load and a dependent shared store, in a loop
+/// A tile loaded with plain loads (loadTile) is waited for once per piece a
+/// thread copies (an element, or a 16-byte vector where the tile's rows hold
+/// whole vectors): the copy is a load and a dependent shared store, in a loop
 /// whose trip count the compiler does not know.
 double roundTrips(const CompiledStencil &c, const std::string &variant, const GpuModelInputs &in,
-                  const std::vector<bool> &directLoads) {
+                  const GpuTraffic &t) {
+  const std::vector<bool> &directLoads = t.directLoads;
   if (variant != "traditional" && variant != "planes")
     return double(c.decomposition.sweeps.size());
   double trips = 0;
@@ -118,7 +120,8 @@ double roundTrips(const CompiledStencil &c, const std::string &variant, const Gp
     const bool direct = i < directLoads.size() && directLoads[i];
     auto copies = [&](const std::set<int> &tiles, int rx, int ry) {
       const int rows = variant == "traditional" ? in.shape.rowsPerThread : 1;
-      const int tile = (in.shape.blockX + 2 * rx) * (in.shape.blockY * rows + 2 * ry);
+      const int per = i < t.tileElementsPerCopy.size() ? t.tileElementsPerCopy[i] : 1;
+      const int tile = (in.shape.blockX + 2 * rx) * (in.shape.blockY * rows + 2 * ry) / per;
       return double(tiles.size()) * double((tile + threads - 1) / threads);
     };
     if (variant == "traditional") {
@@ -240,7 +243,7 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
 
   const double sms = g.multiprocessors, clock = g.clockGHz; // GHz: results in GPts/s
   const double loadBytes = kSectorBytes * t.globalLoadSectors;
-  p.roundTripsPerPoint = roundTrips(c, variant, in, t.directLoads);
+  p.roundTripsPerPoint = roundTrips(c, variant, in, t);
   // A thread with several rows has each row's loads of a step in flight at once.
   p.bytesInFlightPerSm =
       p.roundTripsPerPoint > 0 ? resident * rows * loadBytes / p.roundTripsPerPoint : 0;

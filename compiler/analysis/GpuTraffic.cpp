@@ -16,8 +16,11 @@
 #include "analysis/GpuSweepReads.h"
 
 #include "ir/IR.h"
+#include "kernel/KernelIR.h"
 
 #include "stencilc/abi/LayeredColumn.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
@@ -344,12 +347,13 @@ void countPointwise(const SweepReads &r, const Geometry &g, int elem, IndexFill 
     }
   tally.t.tableRowBytes += double(r.lookups.size()) * columns * elem;
   tally.t.directLoads.push_back(true);
+  tally.t.tileElementsPerCopy.push_back(1);
 }
 
 /// traditional and planes: a block of bx x by columns marches nw planes, the
 /// tiled fields' planes through shared memory.
-void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional, const Geometry &g,
-                int elem, IndexFill index, int columns, Tally &tally) {
+void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional, bool vectorCopies,
+                const Geometry &g, int elem, IndexFill index, int columns, Tally &tally) {
   const GatherCost gc = r.lookups.empty()
                             ? GatherCost{}
                             : GatherCosts(index, columns, elem, g, g.shape.planesPerBlock).cost();
@@ -368,6 +372,41 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
     dzHigh = std::max(dzHigh, plan.planeOffsets.back());
   const int stagedRows = int(
       std::count_if(r.lookups.begin(), r.lookups.end(), [](const Lookup &l) { return l.shared; }));
+
+  // loadTile's 16-byte copies (vectorCopies in the generated kernel): where the tiles, after
+  // the staged table rows, start on 16 bytes, their rows hold whole vectors and the block's
+  // first tile point starts on 16 bytes (grid rows start on a sector).
+  const int vector = 16 / elem;
+  const long stagedBytes = long(stagedRows) * columns * elem;
+  auto vectorTiles = [&](long x0) {
+    const long copied = g.extent.nx + rx - (x0 - rx); // a tile row's points inside the halo
+    return vectorCopies && tileW % vector == 0 && (copied >= tileW || copied % vector == 0) &&
+           stagedBytes % 16 == 0 && ((x0 - rx) * elem % 16 + 16) % 16 == 0;
+  };
+  // One tile plane's copies by warp w: each lane a vector, a request of 16-byte lanes loaded
+  // and stored.
+  auto countVectorTile = [&](int w, long x0, long y0, double weight) {
+    const int lanes = std::min(kWarp, threads - w * kWarp);
+    const int perRow = tileW / vector, vectors = perRow * (tileSize / tileW);
+    for (int first = w * kWarp; first < vectors; first += threads) {
+      std::vector<std::pair<long, long>> whole;
+      std::vector<long> wholeWords;
+      for (int i = first; i < std::min(first + kWarp, vectors); ++i) {
+        if (i - first >= lanes)
+          break;
+        const int tx = i % perRow * vector, ty = i / perRow;
+        const long gx = x0 - rx + tx, gy = y0 - ry + ty;
+        if (gx < e.nx + rx && gy < e.ny + ry) {
+          whole.push_back({gy, gx * elem / 16});
+          wholeWords.push_back(long(ty * tileW + tx) * elem);
+        }
+      }
+      if (!whole.empty()) {
+        tally.loadRequest(requestSectors(whole, 16), weight);
+        tally.sharedRequest(requestWavefronts(wholeWords, 16), weight);
+      }
+    }
+  };
 
   // Marches along z: full ones of nw planes, and the last, shorter one.
   std::vector<std::pair<int, double>> marches;
@@ -389,8 +428,13 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
         tally.t.barriers += weight * (steps * barriersPerStep + (stagedRows ? 1 : 0));
         for (int w = 0; w < g.warps(); ++w) {
           const std::vector<std::pair<int, int>> lanes = warpLanes(w, bx, by);
-          // Tiles: element i of a plane by thread i, i + threads, ...
-          for (size_t f = 0; f < tiled.size(); ++f) {
+          // Tiles: 16-byte vectors where they fit (loadTile's vectorCopies), piece i of a
+          // plane by thread i, i + threads, ...
+          if (vectorTiles(x0)) {
+            for (size_t f = 0; f < tiled.size(); ++f)
+              countVectorTile(w, x0, y0, weight * steps);
+          }
+          for (size_t f = 0; f < tiled.size() && !vectorTiles(x0); ++f) {
             const int bytes = elem;
             for (int first = w * kWarp; first < tileSize; first += threads) {
               std::vector<std::pair<long, long>> points;
@@ -522,6 +566,7 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
     direct = direct || (!queued && !inTile);
   }
   tally.t.directLoads.push_back(direct);
+  tally.t.tileElementsPerCopy.push_back(vectorTiles(0) ? vector : 1);
 }
 
 } // namespace
@@ -542,11 +587,17 @@ GpuTraffic gpuTraffic(const CompiledStencil &c, const std::string &variant,
   double window = 0;
   for (size_t i = 0; i < sweeps.size(); ++i) {
     const SweepReads &r = sweeps[i];
-    if (variant == "traditional" || variant == "planes")
-      countMarch(r, c.sweepPlan.gpu.sweeps[i], variant == "traditional", g, elem, index,
-                 tableColumns, tally);
-    else
+    if (variant == "traditional" || variant == "planes") {
+      // Whether the kernel copies its tiles in vectors where aligned: the kernel IR's decision.
+      const kernel::Function *f =
+          i < c.cudaKernels.sweeps.size()
+              ? c.cudaKernels.sweeps[i].find(fmt::format("sweep{}_{}", i, variant))
+              : nullptr;
+      countMarch(r, c.sweepPlan.gpu.sweeps[i], variant == "traditional", f && f->vectorTiles, g,
+                 elem, index, tableColumns, tally);
+    } else {
       countPointwise(r, g, elem, index, tableColumns, tally);
+    }
     tally.t.dramBytesEstimate += kSectorBytes * launchDistinctSectors(r, g.extent, elem);
     // A plane of a field read at plane offsets lo..hi is read again hi - lo
     // planes later (rows and dy in 2D).

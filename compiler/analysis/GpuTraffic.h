@@ -55,6 +55,9 @@ struct GpuTraffic {
   /// Per sweep: does the kernel issue global loads a thread waits for apart
   /// from its tiles and queues (coefficients, centre-only fields, global rows)?
   std::vector<bool> directLoads;
+  /// Per sweep: the elements one tile copy of a thread moves (16 bytes' worth where the
+  /// kernel's loadTile copies vectors, else 1; 1 for the variants without tiles).
+  std::vector<int> tileElementsPerCopy;
   /// The sectors of one plane's reads that a later plane reads again: how many
   /// bytes L2 must hold for the launch to move only its distinct sectors.
   double reuseWindowBytes = 0;

@@ -257,6 +257,11 @@ struct Function {
   /// into the other buffer asynchronously while plane z computes, with one
   /// barrier per plane (docs/DESIGN.md §Backends).
   int tileBuffers = 1;
+  /// CUDA: the shared planes are copied 16 bytes at a time (loadTile<true>) where a block's
+  /// tile rows hold whole vectors that start on 16 bytes. Set where the halo keeps rows
+  /// aligned (rx points of the element type make whole vectors) and the registers leave
+  /// room: the second copy path costs registers, and a kernel that spills spills more.
+  bool vectorTiles = false;
   /// CUDA: time steps one launch computes; from 2 on the kernel takes the next
   /// step's arguments too, and keeps each step's levels in rings of 2 rz + 1
   /// shared planes (widened by rx, ry) for the step after it.

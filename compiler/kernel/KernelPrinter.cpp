@@ -70,9 +70,10 @@ public:
                          f.readOnlyCoefficients ? "read-only" : "global",
                          tableSpaceName(f.tableSpace));
       if (f.params.planesPerBlock)
-        os_ << fmt::format("    shared planes halo: {} x {}{}\n", f.rx, f.ry,
+        os_ << fmt::format("    shared planes halo: {} x {}{}{}\n", f.rx, f.ry,
                            f.tileBuffers > 1 ? fmt::format(", {} buffers per field", f.tileBuffers)
-                                             : "");
+                                             : "",
+                           f.vectorTiles ? ", copied in 16-byte vectors where aligned" : "");
       if (f.steps > 1)
         os_ << fmt::format("    steps per launch: {}, rings of {} planes\n", f.steps, 2 * f.rz + 1);
       if (!f.rowCounts.empty()) {

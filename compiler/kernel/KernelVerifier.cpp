@@ -149,6 +149,8 @@ private:
   /// once a step and stay in their ring; on-chip reads find their plane or
   /// queue; table rows are staged exactly where the placement says.
   void deviceKernel(const Function &f) {
+    if (f.vectorTiles && !f.params.planesPerBlock)
+      problem(f.name, "copies shared planes in vectors but keeps none");
     if (f.params.rowsPerThread != !f.rowCounts.empty() ||
         (!f.rowCounts.empty() &&
          (f.rowCounts.front() != 1 || !std::is_sorted(f.rowCounts.begin(), f.rowCounts.end()) ||

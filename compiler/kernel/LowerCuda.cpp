@@ -136,6 +136,12 @@ private:
     return f;
   }
 
+  /// Whether a halo of rx points keeps a block's tile rows on 16-byte boundaries (the grid's
+  /// rows start on 64 bytes, blocks are a multiple of 16 bytes wide where it matters).
+  bool haloKeepsVectors(int rx) const {
+    return rx * ir::elemTypeBytes(compiled_.stencil->elemType) % 16 == 0;
+  }
+
   static Node stageTile(int field, int planeShift = 0) {
     Node n;
     n.kind = NodeKind::StageTile;
@@ -180,6 +186,11 @@ private:
     // (plane z is in, and nobody reads the other buffer any more), and plane z + 1 is copied
     // into it while plane z computes.
     f.tileBuffers = plan.traditionalBuffers;
+    // Registers leave room where the plan loads the queues ahead (they fit three eighths), and
+    // in float: in double a vector is two elements, and the second copy path cost acoustic_iso8
+    // 80 -> 95 registers a thread (ptxas, sm_90), three blocks a multiprocessor -> two.
+    f.vectorTiles = haloKeepsVectors(f.rx) && plan.traditionalAhead > 0 &&
+                    ir::elemTypeBytes(compiled_.stencil->elemType) == 4;
     std::vector<Node> march;
     if (f.tileBuffers > 1) {
       std::vector<Node> first, next;
@@ -230,6 +241,7 @@ private:
         s);
     f.rx = plan.planesRx;
     f.ry = plan.planesRy;
+    f.vectorTiles = haloKeepsVectors(f.rx);
     f.ringDzMin = dzMin;
     f.ringDzMax = dzMax;
     std::map<int, int> ringSlot; // update -> its partial sums among the kernel's

@@ -8,7 +8,8 @@ table rows sit in shared memory. The layered model spreads the Nd index values o
 depth: with Nd = 32 over 32 planes a warp's row of 32 points holds one to four adjacent
 values (a 512^3 grid with Nd = 902 holds up to 14, within 13 columns), so every table gather is a
 broadcast of words in distinct banks; its tile stores and loads are rows of consecutive
-floats. Every shared request is then one wavefront (docs/EMULATOR-COUNTERS.md). (With
+floats, copied as 16-byte vectors: 4 wavefronts each (docs/EMULATOR-COUNTERS.md), every other
+shared request one. (With
 Nd = 902 at 32^3 a row spans up to 66 columns, and two 32 apart share a bank.) Then bad
 arguments must fail with exit status 2 and print nothing on stdout.
 """
@@ -70,9 +71,19 @@ def main():
             check(requests <= sectors <= 32 * requests, f"{kind}: {sectors} sectors, {requests} requests")
         check(launch["barriers"] > 0, "traditional has a barrier per plane")
         check(launch["shared_requests"] > 0, "no shared requests")
-        check(launch["shared_wavefronts"] == launch["shared_requests"],
+        # The tile copies store 16-byte vectors (ete37's halo is 4 floats, the grid's rows start
+        # on 64 bytes): 32 lanes x 16 bytes, 4 wavefronts a request, the one shared request here
+        # that is not one wavefront. Each block copies its (bx + 8) x (by + 8) tile once a plane
+        # it marches, 4 floats a lane, whole warps (every tile row lies inside the grid's halo).
+        bx, by = launch["block"][0], launch["block"][1]
+        blocks = launch["grid"][0] * launch["grid"][1] * launch["grid"][2]
+        planes = size // launch["grid"][2]
+        vectors = (bx + 8) * (by + 8) // 4
+        tile_requests = blocks * planes * -(-vectors // 32)
+        check(launch["shared_wavefronts"] == launch["shared_requests"] + 3 * tile_requests,
               f"layered table gathers are broadcasts: {launch['shared_wavefronts']} wavefronts "
-              f"for {launch['shared_requests']} shared requests")
+              f"for {launch['shared_requests']} shared requests, {tile_requests} of them "
+              f"16-byte tile stores")
         check(launch["dram_bytes_estimate"] % 32 == 0, "DRAM bytes are whole sectors")
     per_point = report["per_point"]
     check(sorted(per_point) == sorted(COUNTERS), f"per_point keys {sorted(per_point)}")

@@ -437,11 +437,13 @@ private:
   std::string stage(const Node &n, const std::string &indent) override {
     if (n.kind != kernel::NodeKind::StageTile)
       return KernelWalker::stage(n, indent); // table rows are staged before the march
+    // <true>: 16-byte copies where the block's rows allow (Function::vectorTiles).
+    const char *vectors = fn_->vectorTiles ? "true" : "false";
     if (fn_->tileBuffers > 1)
-      return fmt::format("{}loadTileAsync({}, args.{}, {}{}, m, kRx, kRy, box);\n", indent,
-                         tileBuffer(n.field, n.planeShift), names_.field(n.field), march_,
+      return fmt::format("{}loadTileAsync<{}>({}, args.{}, {}{}, m, kRx, kRy, box);\n", indent,
+                         vectors, tileBuffer(n.field, n.planeShift), names_.field(n.field), march_,
                          plusOffset(n.planeShift));
-    return fmt::format("{}loadTile({}, args.{}, {}, m, kRx, kRy, box);\n", indent,
+    return fmt::format("{}loadTile<{}>({}, args.{}, {}, m, kRx, kRy, box);\n", indent, vectors,
                        tileName(n.field), names_.field(n.field), march_);
   }
 
