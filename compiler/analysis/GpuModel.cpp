@@ -78,7 +78,7 @@ long sharedBytesPerBlock(const CompiledStencil &c, const std::string &variant,
     const int rx = traditional ? sweep.traditionalRx : sweep.planesRx;
     const int ry = traditional ? sweep.traditionalRy : sweep.planesRy;
     const long tiles = long(traditional ? sweep.traditionalTiles.size() : sweep.planesTiles.size());
-    const int blockRows = in.shape.blockY * (traditional ? in.shape.rowsPerThread : 1);
+    const int blockRows = in.shape.blockY * rowsPerThreadOf(c, variant, in.shape);
     const long tile = long(in.shape.blockX + 2 * rx) * (blockRows + 2 * ry) * elem;
     long rows = 0;
     for (const auto &[table, list] : sweep.sharedRows)
@@ -119,7 +119,7 @@ double roundTrips(const CompiledStencil &c, const std::string &variant, const Gp
     const GpuSweepPlan &sweep = c.sweepPlan.gpu.sweeps[i];
     const bool direct = i < directLoads.size() && directLoads[i];
     auto copies = [&](const std::set<int> &tiles, int rx, int ry) {
-      const int rows = variant == "traditional" ? in.shape.rowsPerThread : 1;
+      const int rows = rowsPerThreadOf(c, variant, in.shape);
       const int per = i < t.tileElementsPerCopy.size() ? t.tileElementsPerCopy[i] : 1;
       const int tile = (in.shape.blockX + 2 * rx) * (in.shape.blockY * rows + 2 * ry) / per;
       return double(tiles.size()) * double((tile + threads - 1) / threads);
@@ -189,7 +189,7 @@ GpuPrediction predictGpu(const CompiledStencil &c, const std::string &variant,
   // Occupancy: registers (allocated in units of 8 per thread, whole warps) and shared memory.
   const int threads = in.shape.blockX * in.shape.blockY;
   p.registersFromPtxas = in.registers.has_value();
-  const int rows = variant == "traditional" ? in.shape.rowsPerThread : 1;
+  const int rows = rowsPerThreadOf(c, variant, in.shape);
   p.registersPerThread = in.registers ? *in.registers : estimateRegisters(c, variant, rows);
   const int warpsPerBlock = (threads + kWarp - 1) / kWarp;
   const long regsPerBlock = long((p.registersPerThread + 7) / 8 * 8) * kWarp * warpsPerBlock;

@@ -571,14 +571,18 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
 
 } // namespace
 
+int rowsPerThreadOf(const CompiledStencil &c, const std::string &variant,
+                    const GpuLaunchShape &shape) {
+  return kernel::rowCounts(c.cudaKernels, variant).size() > 1 ? shape.rowsPerThread : 1;
+}
+
 GpuTraffic gpuTraffic(const CompiledStencil &c, const std::string &variant,
                       const GpuLaunchShape &shape, const GridExtent &extent, IndexFill index,
                       int tableColumns) {
   const ir::Stencil &s = *c.stencil;
   const int elem = ir::elemTypeBytes(s.elemType);
   Geometry g{shape, extent};
-  if (variant != "traditional")
-    g.shape.rowsPerThread = 1; // the other variants take a thread per column
+  g.shape.rowsPerThread = rowsPerThreadOf(c, variant, shape);
   if (s.dims == 2) {
     g.extent.nz = 1;
   }

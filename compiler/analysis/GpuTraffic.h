@@ -63,6 +63,12 @@ struct GpuTraffic {
   double reuseWindowBytes = 0;
 };
 
+/// The output rows a thread of `variant` computes in a launch of `shape`: its
+/// rowsPerThread where the kernel IR gives the variant several counts
+/// (Function::rowCounts), else 1.
+int rowsPerThreadOf(const CompiledStencil &c, const std::string &variant,
+                    const GpuLaunchShape &shape);
+
 /// The traffic of `variant` ("gmem", "ro", "traditional", "planes") of `c`.
 GpuTraffic gpuTraffic(const CompiledStencil &c, const std::string &variant,
                       const GpuLaunchShape &shape, const GridExtent &extent, IndexFill index,

@@ -23,6 +23,7 @@
 #include "kernel/KernelIR.h"
 #include "target/CudaArchs.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -199,9 +200,12 @@ int runAnalyze() {
     in.shape.blockX = blockX, in.shape.blockY = blockY;
     const std::vector<int> &counts = kernel::cudaRowCounts();
     if (std::find(counts.begin(), counts.end(), int(gpuRows)) == counts.end()) {
+      std::vector<std::string> known;
+      for (int n : counts)
+        known.push_back(std::to_string(n));
       driver::reportError(fmt::format("--rows: {} is not a count of rows per thread traditional "
-                                      "is compiled for (1, 2 or 4)",
-                                      int(gpuRows)));
+                                      "is compiled for ({})",
+                                      int(gpuRows), llvm::join(known, ", ")));
       return 2;
     }
     in.shape.rowsPerThread = gpuRows;

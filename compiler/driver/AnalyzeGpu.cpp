@@ -160,9 +160,10 @@ bool measureKernels(const CompiledStencil &c, const std::string &arch, int table
   if (!ok)
     return false;
   for (const backend::KernelResources &r : rows) {
-    // The instance of the rows per thread the model predicts (traditional's kRows).
-    const bool traditional = r.variant.starts_with("traditional");
-    if (r.rows != (traditional ? request.inputs.shape.rowsPerThread : 1))
+    // The instance of the rows per thread the model predicts (kRows): "traditional/ro-table"
+    // is a kernel of traditional.
+    const std::string variant = r.variant.substr(0, r.variant.find('/'));
+    if (r.rows != analysis::rowsPerThreadOf(c, variant, request.inputs.shape))
       continue;
     if (r.sweep == 0 && !request.registers.count(r.variant))
       request.registers[r.variant] = r.registers;

@@ -496,22 +496,22 @@ int runEmulate() {
     driver::reportError(fmt::format("--nd: {} is not a positive number of table columns", nd));
     return 2;
   }
-  if (emulateRows.getNumOccurrences()) {
-    const std::vector<int> counts = kernel::rowCounts(c.cudaKernels, "traditional");
-    for (const std::string &name : requested)
-      if (kernel::rowCounts(c.cudaKernels, name).size() < 2) {
+  if (emulateRows.getNumOccurrences())
+    for (const std::string &name : requested) {
+      const std::vector<int> counts = kernel::rowCounts(c.cudaKernels, name);
+      if (counts.size() < 2) {
         driver::reportError(fmt::format("--rows: variant {} takes one row per thread; name only "
                                         "variants that take more (traditional) with --variant",
                                         name));
         return 2;
       }
-    if (std::find(counts.begin(), counts.end(), int(emulateRows)) == counts.end()) {
-      driver::reportError(fmt::format("--rows: {} is not a count of rows per thread the kernels "
-                                      "are compiled for",
-                                      int(emulateRows)));
-      return 2;
+      if (std::find(counts.begin(), counts.end(), int(emulateRows)) == counts.end()) {
+        driver::reportError(fmt::format("--rows: {} is not a count of rows per thread {} is "
+                                        "compiled for",
+                                        int(emulateRows), name));
+        return 2;
+      }
     }
-  }
   if (emulateSharedBytes < 0) {
     driver::reportError(fmt::format("--shared-bytes: {} is negative", emulateSharedBytes));
     return 2;
