@@ -18,6 +18,9 @@
 // interior, as overlapped halo exchange splits a step) give the whole-grid
 // step; a box outside the extent is refused.
 //
+// Rows per thread (LaunchOptions::rows): 2 and 4 rows give the one-row step
+// bit for bit.
+//
 // Temporal blocking: every kernel that steps in time, each box of a time-tiled
 // pass one launch on a region, equals single launches bit for bit
 // (TimeTilingCheck.h).
@@ -317,7 +320,52 @@ TEST_P(CudaKernelTest, ShellAndInteriorMakeTheWholeStep) {
     }
 }
 
+// Several rows per thread change which thread computes a point, not how: on odd grids whose
+// rows are no multiple of a block's, 2 and 4 rows per thread give the one-row step bit for bit
+// (all of the storage, halo and padding), out of place and in place.
+class CudaRowsPerThread : public CudaKernelTest {};
+
+std::vector<Case> rowCases() {
+  std::vector<Case> cases;
+  for (const Case &c : allCases())
+    if (c.kernel->takesRows(c.variant))
+      cases.push_back(c);
+  return cases;
+}
+
+TEST_P(CudaRowsPerThread, GiveTheOneRowStepBitForBit) {
+  const CudaKernel &kernel = *GetParam().kernel;
+  const rt::KernelInfo &info = kernel.info();
+  const int variant = GetParam().variant;
+  const ir::Stencil stencil = loadStencil(info);
+  bool canRunInPlace = false;
+  for (const rt::KernelFieldInfo &f : info.fields)
+    canRunInPlace |= f.overwrites >= 0;
+  const std::vector<rt::GridShape> shapes =
+      info.dims == 3 ? std::vector<rt::GridShape>{{3, 19, 13, 7, 0}, {3, 11, 23, 5, 0}}
+                     : std::vector<rt::GridShape>{{2, 19, 13, 1, 0}, {2, 11, 23, 1, 0}};
+  const TestLaunch oneRow{variant, 8, 4, 3, 0, std::nullopt, 1};
+  for (const rt::GridShape &shape : shapes)
+    for (const TestLaunch &rows : {TestLaunch{variant, 8, 2, 3, 0, std::nullopt, 2},
+                                   TestLaunch{variant, 8, 3, 3, 0, std::nullopt, 4}})
+      for (bool inPlace : {false, true}) {
+        if (inPlace && !canRunInPlace)
+          continue;
+        const std::string label =
+            fmt::format("{} on {}x{}x{}", launchLabel(kernel, rows), shape.nx, shape.ny, shape.nz);
+        if (std::string(info.elemType) == "float")
+          kerneltest::checkSameStep<float>(info, stencil, shape, regionCall(kernel, oneRow),
+                                           regionCall(kernel, rows), inPlace, label);
+        else
+          kerneltest::checkSameStep<double>(info, stencil, shape, regionCall(kernel, oneRow),
+                                            regionCall(kernel, rows), inPlace, label);
+        if (HasFatalFailure())
+          return;
+      }
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, CudaKernelTest, testing::ValuesIn(allCases()), caseName);
+INSTANTIATE_TEST_SUITE_P(Generated, CudaRowsPerThread, testing::ValuesIn(rowCases()), caseName);
 
 TEST(CudaKernelLaunch, RejectsRegionsOutsideTheExtent) {
   for (const CudaKernel &kernel : allKernels())
