@@ -107,9 +107,6 @@ struct TimeTiling {
   int tileX = 0; ///< tile extent in x at each level; 0: the whole row
   int tileY = 0; ///< tile extent in y; 0: kTimeTileY (stencilc/abi/TimeTiles.h)
   int tileZ = 0; ///< tile extent in z; 0: by the row length (stencilc/abi/TimeTiles.h; 3D only)
-  /// Points of x per brick of storage of its own (timeloop/XBricks.h), whole rows in
-  /// the tiles; 0: the caller's storage.
-  int brickX = 0;
 };
 
 /// Point (i, j, k) of a field is origin[i + j * line + k * plane].

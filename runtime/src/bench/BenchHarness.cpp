@@ -301,17 +301,6 @@ std::vector<Configuration> readConfigurations(const std::string &file) {
     if (!(words >> name >> c.options.blockX >> c.options.blockY >> c.options.blockZ >>
           c.tiling.depth >> c.tiling.tileX >> c.tiling.tileY >> c.tiling.tileZ))
       throw std::runtime_error("bad configuration line '" + line + "' in " + file);
-    std::string brick;
-    if (words >> brick) { // optional: points of x per brick (TimeTiling::brickX)
-      try {
-        size_t used = 0;
-        c.tiling.brickX = std::stoi(brick, &used);
-        if (used != brick.size() || c.tiling.brickX < 0)
-          throw std::invalid_argument(brick);
-      } catch (const std::exception &) {
-        throw std::runtime_error("bad configuration line '" + line + "' in " + file);
-      }
-    }
     const std::optional<Variant> v = parseVariant(name);
     if (!v || c.tiling.depth < 1)
       throw std::runtime_error("bad configuration line '" + line + "' in " + file);

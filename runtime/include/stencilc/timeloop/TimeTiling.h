@@ -37,7 +37,6 @@
 #include "stencilc/KernelSupport.h"
 #include "stencilc/PackedTables.h"
 #include "stencilc/abi/TimeTiles.h"
-#include "stencilc/timeloop/XBricks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -645,105 +644,29 @@ inline void runTimeTiledBoxes(const KernelInfo &kernel, ErasedArgs &args, int st
   }
 }
 
-/// runTimeTiled with x-tiles of `tiling.brickX` points (brickWidth), each
-/// column of tiles in a brick of storage of its own (XBricks.h): each (tile,
-/// level) box one call of `kernel.run` on its brick, after the values it reads
-/// that other bricks own are copied in; `afterBox` sees the box with the
-/// brick's arguments. On return the caller's storages hold what single steps
-/// leave there, bit for bit.
-inline void runTimeTiledInBricks(const KernelInfo &kernel, ErasedArgs &args, int steps,
-                                 const TimeTiling &tiling, const RunOptions &options,
-                                 const AfterBox &afterBox) {
-  const TimeSkew skew = timeSkewOf(kernel);
-  const int depthMax = std::min(tiling.depth, steps);
-  const XBricks bricks(kernel, args, brickWidth(tiling.brickX), depthMax, skew.x);
-  std::vector<ErasedArgs> brickArgs;
-  for (int a = 0; a < bricks.count(); ++a)
-    brickArgs.push_back(bricks.args(a));
-  const auto [tileX, tileY, tileZ] = tilesOf(kernel, tiling, args.extent);
-  (void)tileX; // the bricks' width
-  for (int done = 0; done < steps;) {
-    const int depth = std::min(tiling.depth, steps - done);
-    std::vector<std::vector<ErasedArgs>> levelArgs;
-    for (const ErasedArgs &a : brickArgs)
-      levelArgs.push_back(passLevels(kernel, a, depth));
-    // Which level each field's storage holds when level l starts (-1: the
-    // pass's input), and the last level each storage gets: the same in every
-    // brick, which rotate alike.
-    std::vector<int> lastLevel(size_t(bricks.storages()), -1);
-    std::vector<std::vector<int>> slotLevels(static_cast<size_t>(depth));
-    for (int l = 0; l < depth; ++l) {
-      const ErasedArgs &at = levelArgs[0][size_t(l)];
-      for (const ErasedField &f : at.fields) {
-        const int s = bricks.storageOf(0, f.origin);
-        slotLevels[size_t(l)].push_back(s < 0 ? -1 : lastLevel[size_t(s)]);
-      }
-      for (size_t f = 0; f < kernel.fields.size(); ++f)
-        if (std::string(kernel.fields[f].role) == "out")
-          lastLevel[size_t(bricks.storageOf(0, at.fields[f].origin))] = l;
-    }
-    const TimeTileSchedule schedule(args.extent, skew, depth, bricks.width(), tileY, tileZ);
-    runTimeTilePass(schedule, [&](int level, const Box &box) {
-      // The x-tile whose level box this is: level l of tile a is
-      // [aW - l s, (a+1)W - l s) clipped to the extent, and not empty.
-      const int tile = (box.x0 + level * skew.x) / bricks.width();
-      std::vector<const ErasedArgs *> atLevel;
-      for (const std::vector<ErasedArgs> &b : levelArgs)
-        atLevel.push_back(&b[size_t(level)]);
-      bricks.pullFor(kernel, tile, atLevel, slotLevels[size_t(level)], box);
-      const ErasedArgs &mine = levelArgs[size_t(tile)][size_t(level)];
-      RunOptions boxOptions = options;
-      boxOptions.region = box;
-      kernel.run(mine, boxOptions);
-      if (afterBox)
-        afterBox(done + level, box, mine);
-    });
-    bricks.settle(lastLevel);
-    for (size_t a = 0; a < brickArgs.size(); ++a) {
-      brickArgs[a] = levelArgs[a][size_t(depth - 1)];
-      rotateTimeLevels(kernel, brickArgs[a]);
-    }
-    for (int s = 0; s < depth; ++s)
-      rotateTimeLevels(kernel, args);
-    done += depth;
-  }
-  bricks.copyBack(kernel, brickArgs, args);
-}
-
 /// runTimeTiledBoxes with the generated CPU kernel: each box one call of
 /// `kernel.run` with `options` (its variant and blocks; options.region must
 /// be unset), the tiles shared among the OpenMP threads (runTimeTilePass). The
 /// tables are packed once per run (rt::PackedTables): `afterBox` sees the
 /// packed copies in its arguments, the same coefficients in another layout,
-/// and on return `args` holds the caller's tables again. With `tiling.brickX`,
-/// in bricks of x (runTimeTiledInBricks), which need whole rows in the tiles.
+/// and on return `args` holds the caller's tables again.
 inline void runTimeTiled(const KernelInfo &kernel, ErasedArgs &args, int steps,
                          const TimeTiling &tiling, const RunOptions &options,
                          const AfterBox &afterBox = {}) {
   if (options.region)
     throw KernelError(std::string(kernel.name) +
                       ": a time-tiled run covers the whole extent; it takes no region");
-  if (tiling.brickX < 0 || (tiling.brickX > 0 && tiling.tileX > 0))
-    throw KernelError(std::string(kernel.name) + ": bricks of " + std::to_string(tiling.brickX) +
-                      " points in x with time tiles " + std::to_string(tiling.tileX) +
-                      " wide (bricks are 0 or more points, and take tiles of whole rows)");
   const PackedTables packed(kernel, args.tables);
   ErasedArgs tiledArgs = args;
   tiledArgs.tables = packed.tables();
-  if (tiling.brickX > 0 && steps > 0) {
-    requireTiling(kernel, tiling);
-    requireTimeTileable(kernel, tiledArgs);
-    runTimeTiledInBricks(kernel, tiledArgs, steps, tiling, options, afterBox);
-  } else {
-    runTimeTiledBoxes(
-        kernel, tiledArgs, steps, tiling,
-        [&](const ErasedArgs &levelArgs, const Box &box) {
-          RunOptions boxOptions = options;
-          boxOptions.region = box;
-          kernel.run(levelArgs, boxOptions);
-        },
-        afterBox);
-  }
+  runTimeTiledBoxes(
+      kernel, tiledArgs, steps, tiling,
+      [&](const ErasedArgs &levelArgs, const Box &box) {
+        RunOptions boxOptions = options;
+        boxOptions.region = box;
+        kernel.run(levelArgs, boxOptions);
+      },
+      afterBox);
   tiledArgs.tables = std::move(args.tables); // the caller's, not the copies that end here
   args = std::move(tiledArgs);
 }
