@@ -7,8 +7,9 @@
 #       here, on the development machine: builds the gpu-bench programs of
 #       every dsl-examples/ stencil (float and double) into BUILD_DIR (default
 #       build/) and packs them with the shared libraries they need, the
-#       dynamic loader included, into gpu-run/ (ignored by git, under 64 MiB),
-#       so that a GPU machine with only the CUDA driver can run them; with
+#       dynamic loader included, into gpu-run/ and its archive gpu-run.tar.xz
+#       (both ignored by git; the archive, what a device call carries, under
+#       64 MiB), so that a GPU machine with only the CUDA driver can run them; with
 #       them rtm-gpu (the imaging example's CUDA path, examples/rtm) and
 #       rtm-image-check. The examples of ahead0_examples are built a second
 #       time with --load-ahead 0 (gpu-bench-<kernel>_ahead0), whose
@@ -16,8 +17,10 @@
 #       For each of tune_examples (float), `stencilc tune --backend cuda
 #       --arch sm_90 --prepare` builds the CUDA tuner's harness and its check
 #       data into gpu-run/tune/<kernel>/ (H100 and H200 are sm_90).
-#   device-run.sh run [PACKAGE_DIR] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B]
-#       on the GPU machine: runs every packed program (the table stencils with
+#   device-run.sh run [PACKAGE] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B]
+#       on the GPU machine: PACKAGE is gpu-run.tar.xz (unpacked into a
+#       temporary folder first) or an unpacked gpu-run/ (the default: gpu-run/,
+#       else gpu-run.tar.xz). Runs every packed program (the table stencils with
 #       a random and with a layered index) through the packed loader, then
 #       writes OUT/gpu-run.json (results.py's input: one row per stencil,
 #       type, index and variant with gpts_per_s and fraction_of_triad; also
@@ -116,11 +119,40 @@ package() {
     grep -v -e 'libcuda\.so' -e 'linux-vdso' | while read -r lib; do
     cp -L "$lib" "$pkg/lib/"
   done
-  local size
+  # A device call carries at most 64 MiB; the folder is about twice that (rtm-gpu's MPI
+  # library alone is 40 MiB), its archive about a fifth.
+  local archive=$root/gpu-run.tar.xz size packed
+  rm -f "$archive"
+  if ! tar -C "$(dirname "$pkg")" -cf - "$(basename "$pkg")" | xz -T0 -6 >"$archive.part"; then
+    rm -f "$archive.part"
+    die "cannot write $archive"
+  fi
+  mv "$archive.part" "$archive" || die "cannot write $archive"
   size=$(du -sm "$pkg" | cut -f1)
+  packed=$(du -sm "$archive" | cut -f1)
   echo "device-run.sh: packed ${#targets[@]} programs and $(ls "$pkg/lib" | wc -l) libraries" \
-    "into $pkg (${size} MiB)"
-  ((size < 64)) || die "the package is ${size} MiB, over the 64 MiB a device call carries"
+    "into $pkg (${size} MiB) and $archive (${packed} MiB, what to carry)"
+  if ((packed >= 64)); then
+    rm -f "$archive"
+    die "the archive is ${packed} MiB, over the 64 MiB a device call carries"
+  fi
+}
+
+# unpacked PACKAGE: the package folder of PACKAGE, a folder or a .tar.xz archive of one
+# (unpacked into a temporary folder).
+unpacked() {
+  local package=$1
+  if [[ -d $package ]]; then
+    echo "$package"
+    return
+  fi
+  [[ -f $package && $package == *.tar.xz ]] || die "no package at $package (run 'device-run.sh package' first)"
+  local dir
+  dir=$(mktemp -d) || die "cannot make a temporary folder"
+  xz -dc "$package" | tar -C "$dir" -xf - || die "cannot unpack $package"
+  local top=("$dir"/*)
+  [[ ${#top[@]} -eq 1 && -d ${top[0]} ]] || die "$package holds no single package folder"
+  echo "${top[0]}"
 }
 
 # run_all PROGRAM_DIR OUT_DIR LAUNCHER SIZE3D SIZE2D ONLY EXTRA...: every program (of the
@@ -304,6 +336,7 @@ PY
 
 run_packed() {
   local pkg=$root/gpu-run out=${OUT:-$root/gpu-run-out} size3=512,512,400 size2=16384,16384,1 only=
+  [[ -d $pkg || ! -f $root/gpu-run.tar.xz ]] || pkg=$root/gpu-run.tar.xz
   local extra=(--repeats=5 --steps=10)
   if [[ $# -gt 0 && $1 != -* ]]; then
     pkg=$1
@@ -318,6 +351,11 @@ run_packed() {
     *) die "unknown option '$1'" ;;
     esac
   done
+  if [[ ! -d $pkg ]]; then
+    pkg=$(unpacked "$pkg") || exit 2
+    # shellcheck disable=SC2064 # the folder is known now
+    trap "rm -rf '$(dirname "$pkg")'" EXIT
+  fi
   [[ -d $pkg/bin && -d $pkg/lib ]] || die "no package in $pkg (run 'device-run.sh package' first)"
   local loader
   loader=$(ls "$pkg"/lib/ld-linux-*.so.* 2>/dev/null | head -1)
@@ -384,5 +422,5 @@ case ${1:-} in
 package) shift; package "$@" ;;
 run) shift; run_packed "$@" ;;
 --dry-run) shift; dry_run "$@" ;;
-*) die "usage: device-run.sh package [BUILD_DIR] | run [PACKAGE_DIR] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B] | --dry-run [BUILD_DIR] [--out DIR]" ;;
+*) die "usage: device-run.sh package [BUILD_DIR] | run [PACKAGE] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B] | --dry-run [BUILD_DIR] [--out DIR]" ;;
 esac
