@@ -17,7 +17,7 @@
 #       For each of tune_examples (float), `stencilc tune --backend cuda
 #       --arch sm_90 --prepare` builds the CUDA tuner's harness and its check
 #       data into gpu-run/tune/<kernel>/ (H100 and H200 are sm_90).
-#   device-run.sh run [PACKAGE] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B]
+#   device-run.sh run [PACKAGE] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B] [--budget S]
 #       on the GPU machine: PACKAGE is gpu-run.tar.xz (unpacked into a
 #       temporary folder first) or an unpacked gpu-run/ (the default: gpu-run/,
 #       else gpu-run.tar.xz). Runs every packed program (the table stencils with
@@ -36,8 +36,14 @@
 #       The grids are 512 x 512 x 400 (16384^2 in 2D) unless --size says
 #       otherwise: at least 4x the L2 of an H100 or H200 for every example.
 #       --only runs the named examples alone (a second run after a change to
-#       some kernels); --quick times fewer steps.
-#   device-run.sh --dry-run [BUILD_DIR] [--out DIR]
+#       some kernels); --quick times fewer steps. The runs go in order of
+#       what matters most: every float program, float traditional at the other
+#       rows per thread, the tuners, then double, the --load-ahead 0 programs
+#       and rtm-gpu; none starts once --budget seconds have passed (default
+#       420, 0 for no limit), so that a device call of 10 minutes ends with
+#       the results of what ran (those left out listed on stderr and in
+#       gpu-run.json's "skipped").
+#   device-run.sh --dry-run [BUILD_DIR] [--out DIR] [--budget S]
 #       here: the same run through the CUDA emulator (the programs tests/
 #       builds against it) on tiny grids, and rtm (the emulator build) on
 #       one 21-step shot per operator without the image check, and the tuner
@@ -155,23 +161,43 @@ unpacked() {
   echo "${top[0]}"
 }
 
-# run_all PROGRAM_DIR OUT_DIR LAUNCHER SIZE3D SIZE2D ONLY EXTRA...: every program (of the
-# comma-separated examples ONLY, where it is not empty), both index fills where it has an
-# index; each writes its JSON into OUT_DIR/parts.
-run_all() {
-  local bin=$1 out=$2 launcher=$3 size3=$4 size2=$5 only=$6
-  shift 6
-  local failed=() ran=0
+# The runs so far: how many ran, those that failed, those not started because the budget was
+# spent (`deadline`: SECONDS by which the last run must have started; 0: none).
+ran=0
+failed=()
+skipped=()
+deadline=0
+
+# in_budget WHAT: whether a run may start now; if not, WHAT joins `skipped`.
+in_budget() {
+  if ((deadline > 0 && SECONDS >= deadline)); then
+    skipped+=("$1")
+    return 1
+  fi
+}
+
+# run_programs PROGRAM_DIR OUT_DIR LAUNCHER SIZE3D SIZE2D ONLY PHASE EXTRA...: the program runs
+# of one phase (of the comma-separated examples ONLY, where it is not empty), both index fills
+# where the stencil has an index; each writes its JSON into OUT_DIR/parts. PHASE is f32 or f64
+# (every variant at one row per thread), f32-rows or f64-rows (traditional at each of
+# row_counts rows per thread, as rows "traditional:rows-R"), or ahead0 (the --load-ahead 0
+# programs' traditional, as rows "traditional:load-ahead-0").
+run_programs() {
+  local bin=$1 out=$2 launcher=$3 size3=$4 size2=$5 only=$6 phase=$7
+  shift 7
   mkdir -p "$out/parts"
-  : >"$out/gpu-run.log"
   shopt -s nullglob
   for program in "$bin"/gpu-bench-*; do
-    local kernel=${program##*/gpu-bench-} only_variants=() ahead0=false
-    local example=${kernel%_ahead0}
+    local kernel=${program##*/gpu-bench-} ahead0=false
+    local example=${kernel%_ahead0} type
     [[ $example != "$kernel" ]] && ahead0=true
-    $ahead0 && only_variants=(--variants=traditional --row-tag=load-ahead-0)
+    type=${example##*_}
     example=${example%_f32}
     example=${example%_f64}
+    case $phase in
+    ahead0) $ahead0 || continue ;;
+    *) ! $ahead0 && [[ $type == "${phase%-rows}" ]] || continue ;;
+    esac
     local stencil=$root/dsl-examples/$example.stencil
     [[ -f $stencil ]] || continue
     [[ -z $only || ,$only, == *,$example,* ]] || continue
@@ -179,18 +205,18 @@ run_all() {
     grep -q 'grid 2d' "$stencil" && size=$size2
     local fills=(random)
     has_index "$example" && fills=(random layered)
-    # Every variant at one row per thread; then traditional at each of its other counts of
-    # rows per thread, as rows "traditional:rows-R" (not for the --load-ahead 0 programs).
     local passes=("")
-    $ahead0 || passes+=("${row_counts[@]}")
+    [[ $phase == *-rows ]] && passes=("${row_counts[@]}")
     for rows in "${passes[@]}"; do
-      local pass_variants=("${only_variants[@]}") part=$kernel
+      local pass_variants=() part=$kernel
+      $ahead0 && pass_variants=(--variants=traditional --row-tag=load-ahead-0)
       if [[ -n $rows ]]; then
         pass_variants=(--variants=traditional --rows="$rows" --block-y=$((8 / rows))
           --row-tag="rows-$rows")
         part=$kernel-rows$rows
       fi
       for index in "${fills[@]}"; do
+        in_budget "$part/$index" || continue
         echo "== $kernel --index=$index --size=$size ${pass_variants[*]} $*" |
           tee -a "$out/gpu-run.log"
         local start=$SECONDS
@@ -207,10 +233,39 @@ run_all() {
       done
     done
   done
-  ((ran > 0)) || die "no gpu-bench programs in $bin"
+}
+
+# merge_programs OUT_DIR: the programs' JSON into OUT_DIR/gpu-run.json (with the runs the
+# budget left out, "skipped", and the lists run_tune and run_rtm wrote) and its table.
+merge_programs() {
+  local out=$1
+  ((ran > 0)) || die "no gpu-bench programs ran"
+  # The tuners' and rtm's lists, written before the merge, are kept.
+  local before=$out/gpu-run.before.json
+  rm -f "$before"
+  [[ -f $out/gpu-run.json ]] && mv "$out/gpu-run.json" "$before"
   python3 "$root/bench/gpu/results.py" merge "$out/parts" -o "$out/gpu-run.json" \
     --driver "${DRIVER_VERSION:-}" &&
-    python3 "$root/bench/gpu/results.py" table "$out/gpu-run.json"
+    python3 - "$out/gpu-run.json" "$before" "${skipped[@]}" <<'PY' &&
+import json, pathlib, sys
+path, before = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+run = json.loads(path.read_text())
+if before.exists():
+    for key, value in json.loads(before.read_text()).items():
+        if key in ("tune", "rtm"):
+            run[key] = value
+run["skipped"] = sys.argv[3:]
+path.write_text(json.dumps(run, indent=1) + "\n")
+PY
+    python3 "$root/bench/gpu/results.py" table "$out/gpu-run.json" || failed+=("merge")
+  rm -f "$before"
+}
+
+# report: what failed and what the budget left out; non-zero if anything failed.
+report() {
+  if ((${#skipped[@]})); then
+    echo "device-run.sh: not started, the budget spent: ${skipped[*]}" >&2
+  fi
   if ((${#failed[@]})); then
     echo "device-run.sh: failed: ${failed[*]}" >&2
     return 1
@@ -231,6 +286,7 @@ run_rtm() {
   local rows=$out/rtm-rows.txt
   : >"$rows"
   for op in fd8 ete37; do
+    in_budget "rtm-$op" || continue
     local dir=$out/rtm-$op
     echo "== rtm --backend cuda --operator $op --size $size --shots $shots" | tee -a "$out/gpu-run.log"
     local start=$SECONDS status=ok
@@ -287,6 +343,7 @@ run_tune() {
   for tuner in "$dir"/*/; do
     local kernel
     kernel=$(basename "$tuner")
+    in_budget "tune-$kernel" || continue
     echo "== tune $kernel --size $nx,$ny,$nz --budget $budget" | tee -a "$out/gpu-run.log"
     local start=$SECONDS status=ok
     if $launcher "$tuner/tune-harness" tune "$tuner/check" "$nx" "$ny" "$nz" 902 random 10 \
@@ -336,6 +393,7 @@ PY
 
 run_packed() {
   local pkg=$root/gpu-run out=${OUT:-$root/gpu-run-out} size3=512,512,400 size2=16384,16384,1 only=
+  local budget=420
   [[ -d $pkg || ! -f $root/gpu-run.tar.xz ]] || pkg=$root/gpu-run.tar.xz
   local extra=(--repeats=5 --steps=10)
   if [[ $# -gt 0 && $1 != -* ]]; then
@@ -348,9 +406,11 @@ run_packed() {
     --size) size3=$2; shift 2 ;;
     --quick) extra=(--repeats=3 --steps=4); shift ;;
     --only) only=$2; shift 2 ;;
+    --budget) budget=$2; shift 2 ;;
     *) die "unknown option '$1'" ;;
     esac
   done
+  [[ $budget =~ ^[0-9]+$ ]] || die "--budget $budget: give whole seconds (0: no limit)"
   if [[ ! -d $pkg ]]; then
     pkg=$(unpacked "$pkg") || exit 2
     # shellcheck disable=SC2064 # the folder is known now
@@ -374,14 +434,27 @@ run_packed() {
     launch() { LD_LIBRARY_PATH="$path" "$@"; }
     launch "$first" --help >/dev/null || die "neither loader starts $first"
   fi
-  run_all "$pkg/bin" "$out" launch "$size3" "$size2" "$only" "${extra[@]}"
-  local status=$?
+  # What matters most first, so that a run cut short by the budget has it: the float kernels,
+  # their rows per thread, the tuners, then double, the --load-ahead 0 kernels and rtm.
+  ((budget > 0)) && deadline=$((SECONDS + budget))
+  : >"$out/gpu-run.log"
+  local status=0 phase
+  rm -f "$out/gpu-run.json"
+  for phase in f32 f32-rows tune f64 f64-rows ahead0; do
+    if [[ $phase == tune ]]; then
+      [[ -n $only ]] && continue
+      IFS=, read -r nx ny nz <<<"$size3"
+      run_tune "$pkg/tune" "$out" launch "$nx" "$ny" "$nz" 60 || status=1
+      continue
+    fi
+    run_programs "$pkg/bin" "$out" launch "$size3" "$size2" "$only" "$phase" "${extra[@]}"
+  done
   if [[ -z $only ]]; then
-    IFS=, read -r nx ny nz <<<"$size3"
-    run_tune "$pkg/tune" "$out" launch "$nx" "$ny" "$nz" 60 || status=1
     run_rtm "$pkg/bin/rtm-gpu" "$pkg/bin/rtm-image-check" "$out" launch 100x24x90 8 \
       --time=0.8 --sponge=8 --smoothing=2 || status=1
   fi
+  merge_programs "$out"
+  report || status=1
   cat "$out/gpu-run.log.head" "$out/gpu-run.log" >"$out/gpu-run.log.all" &&
     mv "$out/gpu-run.log.all" "$out/gpu-run.log" && rm -f "$out/gpu-run.log.head"
   rm -rf "$out/parts"
@@ -395,13 +468,23 @@ dry_run() {
     build=$1
     shift
   fi
-  if [[ $# -ge 2 && $1 == --out ]]; then
-    out=$2
-    shift 2
-  fi
+  while [[ $# -ge 2 ]]; do
+    case $1 in
+    --out) out=$2; shift 2 ;;
+    --budget) [[ $2 =~ ^[0-9]+$ ]] || die "--budget $2: give whole seconds (0: no limit)"
+      (($2 > 0)) && deadline=$((SECONDS + $2))
+      shift 2 ;;
+    *) break ;;
+    esac
+  done
+  [[ $# -eq 0 ]] || die "unknown option '$1'"
   direct() { "$@"; }
-  run_all "$build/bench/gpu/emulated" "$out" direct 40,24,20 96,64,1 "" \
-    --repeats=1 --steps=2 --triad-elements=65536 || return 1
+  : >"$out/gpu-run.log"
+  local phase
+  for phase in f32 f32-rows f64 f64-rows ahead0; do
+    run_programs "$build/bench/gpu/emulated" "$out" direct 40,24,20 96,64,1 "" "$phase" \
+      --repeats=1 --steps=2 --triad-elements=65536
+  done
   # rtm on the emulator, 21 steps of one shot: the script's rtm path, not the image's quality.
   OMP_NUM_THREADS=1 run_rtm "$build/examples/rtm/rtm" "" "$out" direct 48x24x56 1 --time=0.03 \
     --sponge=8 || return 1
@@ -412,7 +495,10 @@ dry_run() {
       --type float --prepare "$tune/${e}_f32" >/dev/null || return 1
   done
   run_tune "$tune" "$out" direct 24 24 24 5 || return 1
+  merge_programs "$out"
+  report || return 1
   for e in "${tune_examples[@]}"; do
+    [[ -s $out/tune-${e}_f32.txt ]] || continue # left out by the budget
     "$build/compiler/stencilc" tune "$root/dsl-examples/$e.stencil" --backend cuda --emulate \
       --type float --result "$out/tune-${e}_f32.txt" -o "$out/tuning.json" || return 1
   done
@@ -422,5 +508,5 @@ case ${1:-} in
 package) shift; package "$@" ;;
 run) shift; run_packed "$@" ;;
 --dry-run) shift; dry_run "$@" ;;
-*) die "usage: device-run.sh package [BUILD_DIR] | run [PACKAGE] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B] | --dry-run [BUILD_DIR] [--out DIR]" ;;
+*) die "usage: device-run.sh package [BUILD_DIR] | run [PACKAGE] [--out DIR] [--size NX,NY,NZ] [--quick] [--only A,B] [--budget S] | --dry-run [BUILD_DIR] [--out DIR] [--budget S]" ;;
 esac
