@@ -439,7 +439,7 @@ run_packed() {
   ((budget > 0)) && deadline=$((SECONDS + budget))
   : >"$out/gpu-run.log"
   local status=0 phase
-  rm -f "$out/gpu-run.json"
+  rm -rf "$out/parts" "$out/gpu-run.json" # a run cut short before leaves its parts
   for phase in f32 f32-rows tune f64 f64-rows ahead0; do
     if [[ $phase == tune ]]; then
       [[ -n $only ]] && continue
@@ -480,6 +480,7 @@ dry_run() {
   [[ $# -eq 0 ]] || die "unknown option '$1'"
   direct() { "$@"; }
   : >"$out/gpu-run.log"
+  rm -rf "$out/parts" "$out/gpu-run.json"
   local phase
   for phase in f32 f32-rows f64 f64-rows ahead0; do
     run_programs "$build/bench/gpu/emulated" "$out" direct 40,24,20 96,64,1 "" "$phase" \

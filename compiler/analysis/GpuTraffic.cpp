@@ -430,11 +430,10 @@ void countMarch(const SweepReads &r, const GpuSweepPlan &plan, bool traditional,
           const std::vector<std::pair<int, int>> lanes = warpLanes(w, bx, by);
           // Tiles: 16-byte vectors where they fit (loadTile's vectorCopies), piece i of a
           // plane by thread i, i + threads, ...
-          if (vectorTiles(x0)) {
-            for (size_t f = 0; f < tiled.size(); ++f)
-              countVectorTile(w, x0, y0, weight * steps);
-          }
-          for (size_t f = 0; f < tiled.size() && !vectorTiles(x0); ++f) {
+          const bool vectors = vectorTiles(x0);
+          for (size_t f = 0; f < tiled.size() && vectors; ++f)
+            countVectorTile(w, x0, y0, weight * steps);
+          for (size_t f = 0; f < tiled.size() && !vectors; ++f) {
             const int bytes = elem;
             for (int first = w * kWarp; first < tileSize; first += threads) {
               std::vector<std::pair<long, long>> points;

@@ -51,6 +51,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <optional>
@@ -189,6 +190,12 @@ ir::Stencil loadStencil(const rt::KernelInfo &k) {
   return std::move(*adjoint);
 }
 
+/// Whether some output of `k` may overwrite an input (a storage shared in place).
+bool canRunInPlace(const rt::KernelInfo &k) {
+  return std::any_of(k.fields.begin(), k.fields.end(),
+                     [](const rt::KernelFieldInfo &f) { return f.overwrites >= 0; });
+}
+
 template <typename Real>
 void runAndCompare(const CudaKernel &kernel, const ir::Stencil &stencil, const TestLaunch &launch,
                    rt::GridShape shape, bool inPlace) {
@@ -238,13 +245,11 @@ TEST_P(CudaKernelTest, MatchesReferenceEvaluator) {
   for (int rows : {2, 4})
     if (kernel.takesRows(GetParam().variant))
       launches.push_back({GetParam().variant, 8, rows == 2 ? 2 : 3, 3, 0, std::nullopt, rows});
-  bool canRunInPlace = false;
-  for (const rt::KernelFieldInfo &f : info.fields)
-    canRunInPlace |= f.overwrites >= 0;
+  const bool inPlaceAllowed = canRunInPlace(info);
   for (const rt::GridShape &shape : shapes)
     for (const TestLaunch &launch : launches)
       for (bool inPlace : {false, true}) {
-        if (inPlace && !canRunInPlace)
+        if (inPlace && !inPlaceAllowed)
           continue;
         if (isFloat)
           runAndCompare<float>(kernel, stencil, launch, shape, inPlace);
@@ -302,12 +307,10 @@ TEST_P(CudaKernelTest, ShellAndInteriorMakeTheWholeStep) {
   const CudaKernel &kernel = *GetParam().kernel;
   const rt::KernelInfo &info = kernel.info();
   ir::Stencil stencil = loadStencil(info);
-  bool canRunInPlace = false;
-  for (const rt::KernelFieldInfo &f : info.fields)
-    canRunInPlace |= f.overwrites >= 0;
+  const bool inPlaceAllowed = canRunInPlace(info);
   for (bool inPlace : {false, true})
     for (const TestLaunch &launch : regionLaunches(kernel, GetParam().variant)) {
-      if (inPlace && !canRunInPlace)
+      if (inPlace && !inPlaceAllowed)
         continue;
       if (std::string(info.elemType) == "float")
         kerneltest::checkSplitStep<float>(info, stencil, regionCall(kernel, launch), inPlace,
@@ -338,9 +341,7 @@ TEST_P(CudaRowsPerThread, GiveTheOneRowStepBitForBit) {
   const rt::KernelInfo &info = kernel.info();
   const int variant = GetParam().variant;
   const ir::Stencil stencil = loadStencil(info);
-  bool canRunInPlace = false;
-  for (const rt::KernelFieldInfo &f : info.fields)
-    canRunInPlace |= f.overwrites >= 0;
+  const bool inPlaceAllowed = canRunInPlace(info);
   const std::vector<rt::GridShape> shapes =
       info.dims == 3 ? std::vector<rt::GridShape>{{3, 19, 13, 7, 0}, {3, 11, 23, 5, 0}}
                      : std::vector<rt::GridShape>{{2, 19, 13, 1, 0}, {2, 11, 23, 1, 0}};
@@ -349,7 +350,7 @@ TEST_P(CudaRowsPerThread, GiveTheOneRowStepBitForBit) {
     for (const TestLaunch &rows : {TestLaunch{variant, 8, 2, 3, 0, std::nullopt, 2},
                                    TestLaunch{variant, 8, 3, 3, 0, std::nullopt, 4}})
       for (bool inPlace : {false, true}) {
-        if (inPlace && !canRunInPlace)
+        if (inPlace && !inPlaceAllowed)
           continue;
         const std::string label =
             fmt::format("{} on {}x{}x{}", launchLabel(kernel, rows), shape.nx, shape.ny, shape.nz);
@@ -521,12 +522,7 @@ TEST(CudaTwoStepsRefused, SplitKernelsSharedStorageAndMissingOutputs) {
     const rt::KernelInfo &info = kernel.info();
     if (kerneltest::tileableKernels({&info}).empty())
       continue;
-    const bool inPlace = !kernel.twoStepLaunch ? false : [&] {
-      for (const rt::KernelFieldInfo &f : info.fields)
-        if (f.overwrites >= 0)
-          return true;
-      return false;
-    }();
+    const bool inPlace = kernel.twoStepLaunch && canRunInPlace(info);
     rt::GridShape shape{info.dims, 13, 9, info.dims == 3 ? 7 : 1, info.radius};
     rt::KernelData data(info, shape, 902, inPlace);
     std::vector<rt::ErasedField> second;
